@@ -1,0 +1,107 @@
+// Node's own llhttp (the native binding behind node:http), driven the way node:http drives it
+// (lib/_http_common.js): headers may arrive in batches of 32 through kOnHeaders, trailers after the
+// body through kOnHeaders too.
+import { createRequire } from 'node:module';
+
+interface NodeHTTPParser {
+  initialize(type: number, resource: object, maxHeaderSize?: number, lenient?: number): void;
+  execute(data: Uint8Array): number | Error;
+  finish(): number | Error | undefined;
+  close(): void;
+  [key: number]: unknown;
+}
+interface NodeHTTPParserClass {
+  new (): NodeHTTPParser;
+  REQUEST: number;
+  RESPONSE: number;
+  kOnHeaders: number;
+  kOnHeadersComplete: number;
+  kOnBody: number;
+  kOnMessageComplete: number;
+}
+
+const require = createRequire(import.meta.url);
+const common = require('_http_common') as { HTTPParser: NodeHTTPParserClass; methods: string[] };
+export const HTTPParser = common.HTTPParser;
+export const methods = common.methods;
+
+export interface LlhttpMessage {
+  method: string;
+  url: string;
+  versionMinor: number;
+  /** Flat [name, value, name, value, ...] as llhttp reports them. */
+  rawHeaders: string[];
+  body: Uint8Array[];
+  rawTrailers: string[];
+  keepAlive: boolean;
+  upgrade: boolean;
+}
+
+/** A request parser over llhttp that collects every message (the same work node:http does). */
+export class LlhttpRequestParser {
+  readonly messages: LlhttpMessage[] = [];
+  private readonly parser = new HTTPParser();
+  private pendingHeaders: string[] = [];
+  private pendingUrl = '';
+  private current: LlhttpMessage | undefined;
+
+  constructor(private readonly keep = true) {
+    const p = this.parser;
+    p.initialize(HTTPParser.REQUEST, {});
+    p[HTTPParser.kOnHeaders] = (headers: string[], url: string) => {
+      for (let i = 0; i < headers.length; i++) this.pendingHeaders.push(headers[i]);
+      this.pendingUrl += url;
+    };
+    p[HTTPParser.kOnHeadersComplete] = (
+      _major: number,
+      minor: number,
+      headers: string[] | undefined,
+      method: number,
+      url: string | undefined,
+      _status: unknown,
+      _reason: unknown,
+      upgrade: boolean,
+      keepAlive: boolean,
+    ) => {
+      const rawHeaders = headers ?? this.pendingHeaders;
+      this.current = {
+        method: methods[method],
+        url: url ?? this.pendingUrl,
+        versionMinor: minor,
+        rawHeaders,
+        body: [],
+        rawTrailers: [],
+        keepAlive,
+        upgrade,
+      };
+      this.pendingHeaders = [];
+      this.pendingUrl = '';
+      return 0;
+    };
+    p[HTTPParser.kOnBody] = (chunk: Uint8Array, start?: number, length?: number) => {
+      const piece = start === undefined ? chunk : chunk.subarray(start, start + length!);
+      if (this.keep) this.current!.body.push(piece.slice());
+    };
+    p[HTTPParser.kOnMessageComplete] = () => {
+      const message = this.current!;
+      message.rawTrailers = this.pendingHeaders;
+      this.pendingHeaders = [];
+      if (this.keep) this.messages.push(message);
+    };
+  }
+
+  /** Throws the llhttp error (with its HPE_* code) on bad input. */
+  execute(data: Uint8Array): void {
+    const result = this.parser.execute(data);
+    if (result instanceof Error) throw result;
+  }
+
+  finish(): void {
+    const result = this.parser.finish();
+    if (result instanceof Error) throw result;
+  }
+
+  close(): void {
+    this.parser.close();
+  }
+}

@@ -1,0 +1,29 @@
+// Installs what a fresh machine lacks, and nothing twice: npm packages, the wasm32 Rust target and
+// wasm-bindgen-cli at exactly the crate's version. Safe to run any number of times.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { capture, log, pinnedWasmBindgen, root, run, wasmBindgenBin } from './tools.mjs';
+
+export function setup() {
+  if (!existsSync(join(root, 'node_modules/.package-lock.json'))) {
+    log('installing npm packages (npm ci)');
+    run('npm', ['ci', '--no-audit', '--no-fund']);
+  }
+
+  const targets = capture('rustup', ['target', 'list', '--installed']) ?? '';
+  if (!targets.split('\n').includes('wasm32-unknown-unknown')) {
+    log('adding the wasm32-unknown-unknown Rust target');
+    run('rustup', ['target', 'add', 'wasm32-unknown-unknown']);
+  }
+
+  const version = pinnedWasmBindgen();
+  const bin = wasmBindgenBin();
+  if (capture(bin, ['--version']) !== `wasm-bindgen ${version}`) {
+    // --locked fails for this crate (its lockfile pins a version the registry lacks). ~5 minutes.
+    log(`installing wasm-bindgen-cli ${version} into ${dirname(dirname(bin))} (one time, ~5 min)`);
+    run('cargo', ['install', 'wasm-bindgen-cli', '--version', version, '--root', dirname(dirname(bin))]);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) setup();

@@ -1,0 +1,24 @@
+import { PARSE_ERROR_CODES } from '../wasm/abi.js';
+
+export type HttpParseErrorCode =
+  | (typeof PARSE_ERROR_CODES)[number]
+  | 'ERR_INCOMPLETE'
+  | 'ERR_BODY_TOO_LARGE'
+  | 'ERR_PARSER_CLOSED';
+
+/** Why a message was rejected. `code` is stable; the server maps it to a status code. */
+export class HttpParseError extends Error {
+  readonly code: HttpParseErrorCode;
+  constructor(code: HttpParseErrorCode, message: string = code) {
+    super(message);
+    this.name = 'HttpParseError';
+    this.code = code;
+  }
+
+  /** The error for a negative return value of the wasm parser. */
+  static fromWasm(rc: number): HttpParseError {
+    const code = PARSE_ERROR_CODES[-rc];
+    if (!code) return new HttpParseError('ERR_INVALID_HEADER', `unknown parser error ${rc}`);
+    return new HttpParseError(code);
+  }
+}

@@ -1,0 +1,119 @@
+import {
+  BODY_CHUNKED,
+  BODY_LENGTH,
+  BODY_NONE,
+  BODY_UNTIL_CLOSE,
+  FLAG_EXPECT_CONTINUE,
+  FLAG_KEEP_ALIVE,
+  FLAG_UPGRADE,
+  Head,
+} from '../wasm/abi.js';
+import { latin1 } from './latin1.js';
+
+export type HeaderList = [name: string, value: string][];
+
+export type BodyKind = 'none' | 'length' | 'chunked' | 'until-close';
+const BODY_KINDS: Record<number, BodyKind> = {
+  [BODY_NONE]: 'none',
+  [BODY_LENGTH]: 'length',
+  [BODY_CHUNKED]: 'chunked',
+  [BODY_UNTIL_CLOSE]: 'until-close',
+};
+
+/**
+ * A parsed head that makes strings only when asked: the raw bytes and the parser's offset record
+ * are kept; the first field read decodes the whole head once and every field is a slice of it.
+ */
+export abstract class MessageHead {
+  private text: string | undefined;
+  private headerList: HeaderList | undefined;
+
+  constructor(
+    /** The head's bytes (start line through the empty line). */
+    readonly raw: Uint8Array,
+    /** The wasm head record (layout in src/wasm/abi.ts `Head`). */
+    protected readonly words: Uint32Array,
+  ) {}
+
+  protected slice(offset: number, length: number): string {
+    const text = (this.text ??= latin1(this.raw));
+    return text.slice(offset, offset + length);
+  }
+
+  get versionMajor(): number {
+    return 1;
+  }
+  get versionMinor(): number {
+    return this.words[Head.VERSION_MINOR];
+  }
+  /** RFC 9112 §9.3: persistent unless `close` (1.1) or no `keep-alive` (1.0). */
+  get keepAlive(): boolean {
+    return (this.words[Head.FLAGS] & FLAG_KEEP_ALIVE) !== 0;
+  }
+  /** Protocol switch: Upgrade + Connection: upgrade, CONNECT, a 101 or a 2xx to CONNECT. */
+  get upgrade(): boolean {
+    return (this.words[Head.FLAGS] & FLAG_UPGRADE) !== 0;
+  }
+  get expectContinue(): boolean {
+    return (this.words[Head.FLAGS] & FLAG_EXPECT_CONTINUE) !== 0;
+  }
+  /** How the body is framed (RFC 9112 §6.3). */
+  get bodyKind(): BodyKind {
+    return BODY_KINDS[this.words[Head.BODY]];
+  }
+  /** The Content-Length when `bodyKind` is 'length', else -1. */
+  get contentLength(): number {
+    if (this.words[Head.BODY] !== BODY_LENGTH) return -1;
+    return this.words[Head.LENGTH_HI] * 0x1_0000_0000 + this.words[Head.LENGTH_LO];
+  }
+
+  get headerCount(): number {
+    return this.words[Head.FIELD_COUNT];
+  }
+  /** Field name `i` in its original case. */
+  headerName(i: number): string {
+    const at = Head.FIELDS + 4 * i;
+    return this.slice(this.words[at], this.words[at + 1]);
+  }
+  headerValue(i: number): string {
+    const at = Head.FIELDS + 4 * i;
+    return this.slice(this.words[at + 2], this.words[at + 3]);
+  }
+  /** All fields in wire order, original case. */
+  get headers(): HeaderList {
+    if (this.headerList) return this.headerList;
+    const list: HeaderList = new Array(this.headerCount);
+    for (let i = 0; i < list.length; i++) list[i] = [this.headerName(i), this.headerValue(i)];
+    return (this.headerList = list);
+  }
+  /** The value of field `name` (case-insensitive); repeated fields joined with ", " as by Headers#get. */
+  get(name: string): string | undefined {
+    const wanted = name.toLowerCase();
+    let found: string | undefined;
+    for (let i = 0; i < this.headerCount; i++) {
+      const at = Head.FIELDS + 4 * i;
+      if (this.words[at + 1] !== wanted.length || this.headerName(i).toLowerCase() !== wanted) continue;
+      found = found === undefined ? this.headerValue(i) : `${found}, ${this.headerValue(i)}`;
+    }
+    return found;
+  }
+}
+
+export class RequestHead extends MessageHead {
+  get method(): string {
+    return this.slice(this.words[Head.A_OFF], this.words[Head.A_LEN]);
+  }
+  /** The request-target as sent (origin-form, absolute-form, authority-form or `*`). */
+  get url(): string {
+    return this.slice(this.words[Head.B_OFF], this.words[Head.B_LEN]);
+  }
+}
+
+export class ResponseHead extends MessageHead {
+  get status(): number {
+    return this.words[Head.B_OFF];
+  }
+  get reason(): string {
+    return this.slice(this.words[Head.A_OFF], this.words[Head.A_LEN]);
+  }
+}

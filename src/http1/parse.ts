@@ -1,0 +1,140 @@
+// The complete-message API: one whole message in, one parsed message out.
+import { HttpParseError } from './errors.js';
+import type { HeaderList, MessageHead, RequestHead, ResponseHead } from './head.js';
+import type { ParserOptions } from './options.js';
+import { RequestParser, ResponseParser, type MessageHandler, type MessageParser } from './parser.js';
+
+interface ParsedMessage {
+  versionMajor: number;
+  versionMinor: number;
+  /** Wire order, original case. */
+  headers: HeaderList;
+  /** The body, de-chunked. */
+  body: Uint8Array;
+  trailers: HeaderList;
+  keepAlive: boolean;
+  /** Bytes of the input this message used, so pipelined input can be walked. */
+  bytesConsumed: number;
+}
+
+export interface ParsedRequest extends ParsedMessage {
+  method: string;
+  url: string;
+  upgrade: boolean;
+  expectContinue: boolean;
+}
+
+export interface ParsedResponse extends ParsedMessage {
+  status: number;
+  reason: string;
+  upgrade: boolean;
+}
+
+/** Collects one message, then pauses the parser so that the rest of the input is left alone. */
+class Collector<H extends MessageHead> implements MessageHandler<H> {
+  head: H | undefined;
+  chunks: Uint8Array[] = [];
+  trailers: HeaderList = [];
+  done = false;
+  parser!: MessageParser<H>;
+
+  onHead(head: H): void {
+    this.head = head;
+  }
+  onBody(chunk: Uint8Array): void {
+    this.chunks.push(chunk);
+  }
+  onTrailers(trailers: HeaderList): void {
+    this.trailers = trailers;
+  }
+  onComplete(): void {
+    this.done = true;
+    this.parser.pause();
+  }
+
+  run(parser: MessageParser<H>, bytes: Uint8Array, untilClose: boolean): H {
+    this.parser = parser;
+    parser.execute(bytes);
+    if (!this.done && untilClose) parser.finish();
+    if (!this.done || !this.head) throw new HttpParseError('ERR_INCOMPLETE', 'the input ends inside the message');
+    return this.head;
+  }
+
+  body(): Uint8Array {
+    if (this.chunks.length === 1) return this.chunks[0];
+    const out = new Uint8Array(this.chunks.reduce((n, c) => n + c.length, 0));
+    let at = 0;
+    for (const chunk of this.chunks) {
+      out.set(chunk, at);
+      at += chunk.length;
+    }
+    return out;
+  }
+}
+
+class MessageView<H extends MessageHead> implements ParsedMessage {
+  constructor(
+    readonly head: H,
+    readonly body: Uint8Array,
+    readonly trailers: HeaderList,
+    readonly bytesConsumed: number,
+  ) {}
+  get versionMajor(): number {
+    return this.head.versionMajor;
+  }
+  get versionMinor(): number {
+    return this.head.versionMinor;
+  }
+  get headers(): HeaderList {
+    return this.head.headers;
+  }
+  get keepAlive(): boolean {
+    return this.head.keepAlive;
+  }
+  get upgrade(): boolean {
+    return this.head.upgrade;
+  }
+}
+
+class RequestView extends MessageView<RequestHead> implements ParsedRequest {
+  get method(): string {
+    return this.head.method;
+  }
+  get url(): string {
+    return this.head.url;
+  }
+  get expectContinue(): boolean {
+    return this.head.expectContinue;
+  }
+}
+
+class ResponseView extends MessageView<ResponseHead> implements ParsedResponse {
+  get status(): number {
+    return this.head.status;
+  }
+  get reason(): string {
+    return this.head.reason;
+  }
+}
+
+/** Parses the first request in `bytes`; throws HttpParseError (ERR_INCOMPLETE when cut short). */
+export function parseRequest(bytes: Uint8Array, options?: ParserOptions): ParsedRequest {
+  const collector = new Collector<RequestHead>();
+  const parser = new RequestParser(collector, options);
+  const head = collector.run(parser, bytes, false);
+  return new RequestView(head, collector.body(), collector.trailers, parser.bytesConsumed);
+}
+
+/**
+ * Parses the first response in `bytes`. A body framed by the end of the connection takes the rest
+ * of `bytes`. `requestMethod` (default GET) decides HEAD / CONNECT framing.
+ */
+export function parseResponse(
+  bytes: Uint8Array,
+  options?: ParserOptions & { requestMethod?: string },
+): ParsedResponse {
+  const collector = new Collector<ResponseHead>();
+  const parser = new ResponseParser(collector, options);
+  const head = collector.run(parser, bytes, true);
+  return new ResponseView(head, collector.body(), collector.trailers, parser.bytesConsumed);
+}

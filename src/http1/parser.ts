@@ -1,0 +1,351 @@
+import {
+  BODY_CHUNKED,
+  BODY_LENGTH,
+  BODY_UNTIL_CLOSE,
+  Chunked,
+  Head,
+  OPT_REQUEST_CONNECT,
+  OPT_REQUEST_HEAD,
+  OPT_RESPONSE,
+  PHASE_DATA,
+  PHASE_DATA_CR,
+  PHASE_DONE,
+} from '../wasm/abi.js';
+import { wasmCore, type WasmCore } from '../wasm/module.js';
+import { HttpParseError } from './errors.js';
+import { RequestHead, ResponseHead, type HeaderList, type MessageHead } from './head.js';
+import { latin1 } from './latin1.js';
+import { resolveOptions, type ParserOptions, type ResolvedOptions } from './options.js';
+
+/** What a parser reports, in order, for each message. */
+export interface MessageHandler<H extends MessageHead> {
+  onHead(head: H): void;
+  /** A piece of the (de-chunked) body: a view of the input, valid until you return. */
+  onBody?(chunk: Uint8Array): void;
+  onTrailers?(trailers: HeaderList): void;
+  onComplete?(): void;
+}
+
+const HEAD = 0;
+const BODY_BY_LENGTH = 1;
+const BODY_BY_CHUNKS = 2;
+const BODY_TO_CLOSE = 3;
+const UPGRADED = 4;
+
+const EMPTY = new Uint8Array(0);
+const TWO_32 = 0x1_0000_0000;
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/**
+ * Incremental HTTP/1.1 parser: feed chunks of any size with `execute`, get callbacks. Walks
+ * pipelined messages; `pause()` (from a callback) stops after the current event and keeps the
+ * rest for `resume()`. Input chunks are referenced, not copied: do not reuse them.
+ */
+export abstract class MessageParser<H extends MessageHead> {
+  /** Bytes of input consumed by parsed messages so far. */
+  bytesConsumed = 0;
+
+  protected readonly options: ResolvedOptions;
+  private readonly core: WasmCore = wasmCore();
+  private state = HEAD;
+  private pending: Uint8Array | null = null;
+  /** The pending bytes are an incomplete head (so parse again only once a line can have ended). */
+  private pendingHead = false;
+  private paused = false;
+  private failure: Error | null = null;
+  private upgradeData: Uint8Array[] = [];
+  // Body state: bytes left (length framing), bytes so far, and the chunked decoder's state.
+  private remaining = 0;
+  private bodyBytes = 0;
+  private phase = 0;
+  private sizeLo = 0;
+  private sizeHi = 0;
+  private extBytes = 0;
+
+  constructor(
+    protected readonly handler: MessageHandler<H>,
+    options?: ParserOptions,
+  ) {
+    this.options = resolveOptions(options);
+  }
+
+  /** OPT_* bits for the next head. */
+  protected abstract headOptions(): number;
+  protected abstract makeHead(raw: Uint8Array, words: Uint32Array): H;
+  /** Whether this head switches protocols, after which the bytes are not HTTP/1.1. */
+  protected abstract switchesProtocol(head: H): boolean;
+
+  /** Parses `chunk`; throws HttpParseError (and stays failed) on a malformed message. */
+  execute(chunk: Uint8Array): void {
+    if (this.failure) throw this.failure;
+    if (this.state === UPGRADED) {
+      if (chunk.length) this.upgradeData.push(chunk);
+      return;
+    }
+    let data = chunk;
+    let fresh = 0;
+    if (this.pending) {
+      data = chunk.length ? concat(this.pending, chunk) : this.pending;
+      fresh = this.pending.length;
+      this.pending = null;
+    }
+    if (this.paused) {
+      this.pending = data;
+      return;
+    }
+    try {
+      this.run(data, fresh);
+    } catch (error) {
+      this.failure = error as Error;
+      throw error;
+    }
+  }
+
+  /** The end of input (the peer closed). Completes a read-until-close body; else the message is cut. */
+  finish(): void {
+    if (this.failure) throw this.failure;
+    if (this.state === BODY_TO_CLOSE) return this.complete();
+    if (this.state === UPGRADED || (this.state === HEAD && !this.pending)) return;
+    this.failure = new HttpParseError('ERR_INCOMPLETE', 'the input ended inside a message');
+    throw this.failure;
+  }
+
+  /** Stops after the current callback; bytes already given are kept for `resume()`. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.pendingHead = false;
+    if (this.pending) this.execute(EMPTY);
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** After a protocol switch: the bytes that followed the head (they belong to the new protocol). */
+  takeUpgradeData(): Uint8Array {
+    const parts = this.upgradeData;
+    this.upgradeData = [];
+    return parts.length === 1 ? parts[0] : parts.reduce(concat, EMPTY);
+  }
+
+  get upgraded(): boolean {
+    return this.state === UPGRADED;
+  }
+
+  private run(data: Uint8Array, fresh: number): void {
+    const core = this.core;
+    const o = this.options;
+    let pos = 0;
+    // data[base..] is loaded into the wasm input buffer (-1: not yet in this call).
+    let base = -1;
+    while (pos < data.length) {
+      if (this.paused) {
+        this.pending = data.subarray(pos);
+        return;
+      }
+      switch (this.state) {
+        case HEAD: {
+          // A head that was incomplete can only have ended if a line ended since.
+          if (this.pendingHead && pos < fresh && data.indexOf(10, fresh) === -1 && data.length <= o.maxHeadBytes) {
+            this.pending = data;
+            return;
+          }
+          if (base < 0) {
+            core.load(pos ? data.subarray(pos) : data);
+            base = pos;
+          }
+          const rc = core.parseHead(pos - base, data.length - base, o.maxHeaders, o.maxHeadBytes, o.maxTargetBytes, o.flags | this.headOptions());
+          if (rc === 0) {
+            this.pending = data.slice(pos);
+            this.pendingHead = true;
+            return;
+          }
+          if (rc < 0) throw HttpParseError.fromWasm(rc);
+          this.pendingHead = false;
+          const table = core.table;
+          const words = table.slice(0, Head.FIELDS + 4 * table[Head.FIELD_COUNT]);
+          const head = this.makeHead(data.subarray(pos, pos + rc), words);
+          pos += rc;
+          this.bytesConsumed += rc;
+          this.startBody(head, words);
+          this.handler.onHead(head);
+          if (this.switchesProtocol(head)) {
+            this.complete();
+            this.state = UPGRADED;
+            if (pos < data.length) this.upgradeData.push(data.subarray(pos));
+            return;
+          }
+          if (this.state === HEAD) this.complete();
+          break;
+        }
+        case BODY_BY_LENGTH: {
+          const take = Math.min(this.remaining, data.length - pos);
+          this.remaining -= take;
+          this.bytesConsumed += take;
+          this.handler.onBody?.(data.subarray(pos, (pos += take)));
+          if (this.remaining === 0) this.complete();
+          break;
+        }
+        case BODY_TO_CLOSE: {
+          this.addBodyBytes(data.length - pos);
+          this.bytesConsumed += data.length - pos;
+          this.handler.onBody?.(data.subarray(pos));
+          pos = data.length;
+          break;
+        }
+        case BODY_BY_CHUNKS: {
+          if (this.phase === PHASE_DATA) {
+            // Chunk data needs no parsing: hand it out without a trip through wasm.
+            const size = this.sizeHi * TWO_32 + this.sizeLo;
+            const take = Math.min(size, data.length - pos);
+            const left = size - take;
+            this.sizeLo = left % TWO_32;
+            this.sizeHi = Math.floor(left / TWO_32);
+            if (left === 0) this.phase = PHASE_DATA_CR;
+            this.bytesConsumed += take;
+            this.handler.onBody?.(data.subarray(pos, (pos += take)));
+            break;
+          }
+          if (base < 0) {
+            core.load(pos ? data.subarray(pos) : data);
+            base = pos;
+          }
+          const consumed = this.decodeChunks(data, pos, base);
+          pos += consumed;
+          this.bytesConsumed += consumed;
+          if (this.phase === PHASE_DONE) {
+            this.complete();
+          } else if (consumed === 0) {
+            // An incomplete trailer section: wait for the rest.
+            this.pending = data.slice(pos);
+            return;
+          }
+          break;
+        }
+        default:
+          return;
+      }
+    }
+  }
+
+  /** One decode_chunked call: emits data spans and, at the end, trailers. Returns bytes consumed. */
+  private decodeChunks(data: Uint8Array, pos: number, base: number): number {
+    const table = this.core.table;
+    table[Chunked.PHASE] = this.phase;
+    table[Chunked.SIZE_LO] = this.sizeLo;
+    table[Chunked.SIZE_HI] = this.sizeHi;
+    table[Chunked.EXT_BYTES] = this.extBytes;
+    const o = this.options;
+    const rc = this.core.decodeChunked(pos - base, data.length - base, o.maxChunkExtensionBytes, o.maxHeadBytes, o.flags);
+    if (rc < 0) throw HttpParseError.fromWasm(rc);
+    this.phase = table[Chunked.PHASE];
+    this.sizeLo = table[Chunked.SIZE_LO];
+    this.sizeHi = table[Chunked.SIZE_HI];
+    this.extBytes = table[Chunked.EXT_BYTES];
+    // Copy the records out before any callback: a handler may run another parser on this core.
+    const spans = table.slice(Chunked.SPANS, Chunked.SPANS + 2 * table[Chunked.SPAN_COUNT]);
+    const trailerWords = table.slice(Chunked.TRAILERS, Chunked.TRAILERS + 4 * table[Chunked.TRAILER_COUNT]);
+    for (let i = 0; i < spans.length; i += 2) {
+      this.addBodyBytes(spans[i + 1]);
+      this.handler.onBody?.(data.subarray(base + spans[i], base + spans[i] + spans[i + 1]));
+    }
+    if (this.phase === PHASE_DONE && this.handler.onTrailers) {
+      const trailers: HeaderList = [];
+      for (let i = 0; i < trailerWords.length; i += 4) {
+        const name = base + trailerWords[i];
+        const value = base + trailerWords[i + 2];
+        trailers.push([
+          latin1(data.subarray(name, name + trailerWords[i + 1])),
+          latin1(data.subarray(value, value + trailerWords[i + 3])),
+        ]);
+      }
+      this.handler.onTrailers(trailers);
+    }
+    return rc;
+  }
+
+  private startBody(head: H, words: Uint32Array): void {
+    this.bodyBytes = 0;
+    switch (words[Head.BODY]) {
+      case BODY_LENGTH: {
+        const length = head.contentLength;
+        if (length > this.options.maxBodyBytes) {
+          throw new HttpParseError('ERR_BODY_TOO_LARGE', `Content-Length ${length} is over the limit`);
+        }
+        if (length > 0) {
+          this.state = BODY_BY_LENGTH;
+          this.remaining = length;
+        }
+        return;
+      }
+      case BODY_CHUNKED:
+        this.state = BODY_BY_CHUNKS;
+        this.phase = this.sizeLo = this.sizeHi = this.extBytes = 0;
+        return;
+      case BODY_UNTIL_CLOSE:
+        this.state = BODY_TO_CLOSE;
+        return;
+    }
+  }
+
+  private addBodyBytes(n: number): void {
+    this.bodyBytes += n;
+    if (this.bodyBytes > this.options.maxBodyBytes) {
+      throw new HttpParseError('ERR_BODY_TOO_LARGE', `the body is over ${this.options.maxBodyBytes} bytes`);
+    }
+  }
+
+  private complete(): void {
+    this.state = HEAD;
+    this.handler.onComplete?.();
+  }
+}
+
+export class RequestParser extends MessageParser<RequestHead> {
+  protected headOptions(): number {
+    return 0;
+  }
+  protected makeHead(raw: Uint8Array, words: Uint32Array): RequestHead {
+    return new RequestHead(raw, words);
+  }
+  protected switchesProtocol(head: RequestHead): boolean {
+    return head.upgrade;
+  }
+}
+
+export interface ResponseParserOptions extends ParserOptions {
+  /** The method of the request being answered: HEAD and CONNECT change the framing (RFC 9112 §6.3). */
+  requestMethod?: string;
+}
+
+export class ResponseParser extends MessageParser<ResponseHead> {
+  /** The method of the request the next response answers; set it per message when pipelining. */
+  requestMethod: string;
+
+  constructor(handler: MessageHandler<ResponseHead>, options: ResponseParserOptions = {}) {
+    super(handler, options);
+    this.requestMethod = options.requestMethod ?? 'GET';
+  }
+
+  protected headOptions(): number {
+    const method = this.requestMethod;
+    return OPT_RESPONSE | (method === 'HEAD' ? OPT_REQUEST_HEAD : method === 'CONNECT' ? OPT_REQUEST_CONNECT : 0);
+  }
+  protected makeHead(raw: Uint8Array, words: Uint32Array): ResponseHead {
+    return new ResponseHead(raw, words);
+  }
+  protected switchesProtocol(head: ResponseHead): boolean {
+    return head.upgrade;
+  }
+}

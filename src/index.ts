@@ -1,0 +1,2 @@
+// wirespeed: everything that runs on every runtime. Server adapters are separate entry points.
+export * from './http1/index.js';

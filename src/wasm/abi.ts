@@ -1,0 +1,98 @@
+// The flat ABI of the wasm module, mirrored from wasm/src (lib.rs, http1/head.rs, http1/chunked.rs,
+// http1/error.rs). tests/wasm/abi.test.ts checks every number here against the Rust source.
+
+/** The raw exports of the module (wasm/src/lib.rs). */
+export interface WasmExports {
+  readonly memory: WebAssembly.Memory;
+  input_buffer(capacity: number): number;
+  result_table(): number;
+  parse_head(
+    start: number,
+    end: number,
+    maxHeaders: number,
+    maxHeadBytes: number,
+    maxTargetBytes: number,
+    options: number,
+  ): number;
+  decode_chunked(
+    start: number,
+    end: number,
+    maxExtensionBytes: number,
+    maxTrailerBytes: number,
+    options: number,
+  ): number;
+}
+
+export const RESULT_WORDS = 10 + 4 * 1024;
+export const MAX_HEADERS_LIMIT = 1024;
+export const ABI_MISUSE = -1000;
+
+/** Head record word offsets (http1::head::slot). */
+export const Head = {
+  FLAGS: 0,
+  VERSION_MINOR: 1,
+  BODY: 2,
+  LENGTH_LO: 3,
+  LENGTH_HI: 4,
+  A_OFF: 5,
+  A_LEN: 6,
+  B_OFF: 7,
+  B_LEN: 8,
+  FIELD_COUNT: 9,
+  FIELDS: 10,
+} as const;
+
+export const FLAG_KEEP_ALIVE = 1;
+export const FLAG_UPGRADE = 2;
+export const FLAG_EXPECT_CONTINUE = 4;
+
+export const BODY_NONE = 0;
+export const BODY_LENGTH = 1;
+export const BODY_CHUNKED = 2;
+export const BODY_UNTIL_CLOSE = 3;
+
+export const OPT_RESPONSE = 1;
+export const OPT_REQUEST_HEAD = 2;
+export const OPT_REQUEST_CONNECT = 4;
+export const OPT_ALLOW_BARE_LF = 8;
+export const OPT_ALLOW_OBS_FOLD = 16;
+
+/** Chunked record word offsets (http1::chunked::slot). */
+export const Chunked = {
+  PHASE: 0,
+  SIZE_LO: 1,
+  SIZE_HI: 2,
+  EXT_BYTES: 3,
+  SPAN_COUNT: 4,
+  TRAILER_COUNT: 5,
+  SPANS: 8,
+  TRAILERS: 8 + 2 * 64,
+} as const;
+
+export const PHASE_DATA = 11;
+export const PHASE_DATA_CR = 12;
+export const PHASE_DONE = 15;
+
+/** http1::error::ParseError, by number. */
+export const PARSE_ERROR_CODES = [
+  '',
+  'ERR_INVALID_METHOD',
+  'ERR_INVALID_TARGET',
+  'ERR_INVALID_VERSION',
+  'ERR_UNSUPPORTED_VERSION',
+  'ERR_INVALID_HEADER',
+  'ERR_INVALID_NEWLINE',
+  'ERR_TOO_MANY_HEADERS',
+  'ERR_HEADER_TOO_LARGE',
+  'ERR_URI_TOO_LONG',
+  'ERR_INVALID_CONTENT_LENGTH',
+  'ERR_CL_TE_CONFLICT',
+  'ERR_INVALID_TRANSFER_ENCODING',
+  'ERR_UNSUPPORTED_TRANSFER_ENCODING',
+  'ERR_INVALID_STATUS',
+  'ERR_INVALID_CHUNK_SIZE',
+  'ERR_INVALID_CHUNK_EXTENSION',
+  'ERR_CHUNK_EXTENSION_TOO_LARGE',
+  'ERR_INVALID_CHUNK_DATA',
+  'ERR_INVALID_TRAILER',
+] as const;

@@ -1,0 +1,137 @@
+// Loads the wasm module synchronously on every runtime (the bytes are embedded, see
+// scripts/build.mjs) and owns the one instance per thread, re-creating it after a trap.
+import { ABI_MISUSE, type WasmExports } from './abi.js';
+import { wasmBase64 } from './pkg/wasm-bytes.js';
+
+/** A trap inside wasm (a bug, or memory exhausted). The instance was replaced; retry is safe. */
+export class WasmTrapError extends Error {
+  readonly code = 'ERR_WASM_TRAP';
+  constructor(cause: unknown) {
+    super(`wasm trapped and was re-instantiated: ${String(cause)}`, { cause });
+    this.name = 'WasmTrapError';
+  }
+}
+
+let compiled: WebAssembly.Module | undefined;
+
+function decodeBase64(base64: string): Uint8Array {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** The compiled module (compiled once per thread; instances are cheap). */
+export function wasmModule(): WebAssembly.Module {
+  return (compiled ??= new WebAssembly.Module(decodeBase64(wasmBase64) as Uint8Array<ArrayBuffer>));
+}
+
+interface BindgenExports extends WasmExports {
+  readonly __wbindgen_externrefs: WebAssembly.Table;
+  __wbindgen_start(): void;
+}
+
+function instantiate(): WasmExports {
+  let exports: BindgenExports | undefined;
+  // The only import wasm-bindgen emits for a numbers-only ABI: seed the externref table exactly as
+  // its generated glue does (tests/wasm/abi.test.ts fails if the module ever asks for more).
+  const imports = {
+    './wirespeed_wasm_bg.js': {
+      __wbindgen_init_externref_table() {
+        const table = exports!.__wbindgen_externrefs;
+        table.set(0, undefined);
+        table.set(1024, undefined);
+        table.set(1025, null);
+        table.set(1026, true);
+        table.set(1027, false);
+      },
+    },
+  };
+  exports = new WebAssembly.Instance(wasmModule(), imports).exports as unknown as BindgenExports;
+  exports.__wbindgen_start();
+  return exports;
+}
+
+/**
+ * The wasm instance with typed views of its input buffer and result table. All parsers of a thread
+ * share it; calls are synchronous, so they never interleave.
+ */
+export class WasmCore {
+  exports!: WasmExports;
+  /** View of the whole linear memory; re-created when memory grows. */
+  bytes!: Uint8Array;
+  /** The result table. */
+  table!: Uint32Array;
+  inputPtr = 0;
+  private capacity = 0;
+
+  constructor() {
+    this.reset();
+  }
+
+  /** Copies `data` into the input buffer (at offset 0), growing it when needed. */
+  load(data: Uint8Array): void {
+    if (data.length > this.capacity) this.reserve(data.length);
+    this.bytes.set(data, this.inputPtr);
+  }
+
+  reserve(capacity: number): void {
+    try {
+      this.inputPtr = this.exports.input_buffer(capacity);
+    } catch (error) {
+      throw this.recover(error);
+    }
+    this.capacity = capacity;
+    this.refreshViews();
+  }
+
+  /** parse_head over the loaded input; see wasm/src/lib.rs. */
+  parseHead(start: number, end: number, maxHeaders: number, maxHead: number, maxTarget: number, options: number): number {
+    let rc: number;
+    try {
+      rc = this.exports.parse_head(start, end, maxHeaders, maxHead, maxTarget, options);
+    } catch (error) {
+      throw this.recover(error);
+    }
+    if (rc === ABI_MISUSE) throw new RangeError(`parse_head(${start}, ${end}) outside the input buffer`);
+    return rc;
+  }
+
+  /** decode_chunked over the loaded input; the state is in the table. */
+  decodeChunked(start: number, end: number, maxExtension: number, maxTrailer: number, options: number): number {
+    let rc: number;
+    try {
+      rc = this.exports.decode_chunked(start, end, maxExtension, maxTrailer, options);
+    } catch (error) {
+      throw this.recover(error);
+    }
+    if (rc === ABI_MISUSE) throw new RangeError(`decode_chunked(${start}, ${end}) outside the input buffer`);
+    return rc;
+  }
+
+  private recover(error: unknown): unknown {
+    if (!(error instanceof WebAssembly.RuntimeError)) return error;
+    this.reset();
+    return new WasmTrapError(error);
+  }
+
+  private reset(): void {
+    this.exports = instantiate();
+    this.inputPtr = this.exports.input_buffer(0);
+    this.capacity = 64 * 1024;
+    this.refreshViews();
+  }
+
+  private refreshViews(): void {
+    const buffer = this.exports.memory.buffer;
+    this.bytes = new Uint8Array(buffer);
+    this.table = new Uint32Array(buffer, this.exports.result_table(), 10 + 4 * 1024);
+  }
+}
+
+let shared: WasmCore | undefined;
+
+/** The thread's shared instance. */
+export function wasmCore(): WasmCore {
+  return (shared ??= new WasmCore());
+}

@@ -1,0 +1,335 @@
+import { describe, expect, it } from 'vitest';
+import { parseRequest, parseResponse, RequestParser, HttpParseError } from '../../src/http1/index.js';
+import { decode, encode, errorCode, feed } from '../helpers.js';
+
+const GET = 'GET /search?q=1 HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\n\r\n';
+
+describe('requests', () => {
+  it('parses the start line and fields in wire order and original case', () => {
+    const r = parseRequest(encode(GET));
+    expect(r.method).toBe('GET');
+    expect(r.url).toBe('/search?q=1');
+    expect([r.versionMajor, r.versionMinor]).toEqual([1, 1]);
+    expect(r.headers).toEqual([['Host', 'example.com'], ['Accept', '*/*']]);
+    expect(r.body.length).toBe(0);
+    expect(r.keepAlive).toBe(true);
+    expect(r.bytesConsumed).toBe(GET.length);
+  });
+
+  it('trims optional whitespace around field values but keeps inner spaces', () => {
+    const r = parseRequest(encode('GET / HTTP/1.1\r\nX-A: \t a  b \t\r\nX-Empty:\r\n\r\n'));
+    expect(r.headers).toEqual([['X-A', 'a  b'], ['X-Empty', '']]);
+  });
+
+  it('decodes field bytes as latin1, byte for byte (0x80-0x9F included)', () => {
+    const value = String.fromCharCode(0x80, 0x85, 0x9f, 0xa0, 0xe9, 0xff);
+    const r = parseRequest(encode(`GET / HTTP/1.1\r\nX-Bin: ${value}\r\n\r\n`));
+    expect(r.headers[0][1]).toBe(value);
+  });
+
+  it.each([
+    ['HTTP/1.1', '', true],
+    ['HTTP/1.1', 'Connection: close\r\n', false],
+    ['HTTP/1.1', 'Connection: keep-alive, CLOSE\r\n', false],
+    ['HTTP/1.0', '', false],
+    ['HTTP/1.0', 'Connection: Keep-Alive\r\n', true],
+  ])('keepAlive for %s with %j is %s', (version, field, keepAlive) => {
+    expect(parseRequest(encode(`GET / ${version}\r\n${field}\r\n`)).keepAlive).toBe(keepAlive);
+  });
+
+  it('reads a Content-Length body and leaves the next message alone', () => {
+    const input = 'POST /p HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello' + GET;
+    const r = parseRequest(encode(input));
+    expect(decode(r.body)).toBe('hello');
+    expect(r.bytesConsumed).toBe(input.length - GET.length);
+    expect(parseRequest(encode(input).subarray(r.bytesConsumed)).url).toBe('/search?q=1');
+  });
+
+  it('de-chunks a chunked body with extensions and returns trailers', () => {
+    const input =
+      'POST /c HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n' +
+      '4;name=value;quoted="a \\" b"\r\nWiki\r\n5 ; x\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nX-Checksum: abc\r\nX-Other: 1\r\n\r\n';
+    const r = parseRequest(encode(input));
+    expect(decode(r.body)).toBe('Wikipedia in\r\n\r\nchunks.');
+    expect(r.trailers).toEqual([['X-Checksum', 'abc'], ['X-Other', '1']]);
+    expect(r.bytesConsumed).toBe(input.length);
+  });
+
+  it('accepts "chunked" in any case as the last coding', () => {
+    const r = parseRequest(encode('POST / HTTP/1.1\r\nTransfer-Encoding: CHUNKED\r\n\r\n1\r\na\r\n0\r\n\r\n'));
+    expect(decode(r.body)).toBe('a');
+  });
+
+  it('flags Expect: 100-continue, upgrades and CONNECT', () => {
+    expect(parseRequest(encode('PUT / HTTP/1.1\r\nExpect: 100-Continue\r\nContent-Length: 0\r\n\r\n')).expectContinue).toBe(true);
+    expect(parseRequest(encode(GET)).expectContinue).toBe(false);
+    const ws = parseRequest(encode('GET /ws HTTP/1.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n'));
+    expect(ws.upgrade).toBe(true);
+    expect(parseRequest(encode('GET / HTTP/1.1\r\nUpgrade: websocket\r\n\r\n')).upgrade).toBe(false);
+    expect(parseRequest(encode('CONNECT example.com:443 HTTP/1.1\r\n\r\n')).upgrade).toBe(true);
+  });
+
+  it('hands the bytes after an upgrade head to the new protocol untouched', () => {
+    const { messages, parser } = feed('request', 'GET / HTTP/1.1\r\nConnection: upgrade\r\nUpgrade: h2c\r\n\r\n\x00\x01binary', 7);
+    expect(messages).toHaveLength(1);
+    expect(parser.upgraded).toBe(true);
+    expect(decode(parser.takeUpgradeData())).toBe('\x00\x01binary');
+  });
+
+  it('skips empty lines before a request line (RFC 9112 §2.2)', () => {
+    expect(parseRequest(encode('\r\n\r\n' + GET)).url).toBe('/search?q=1');
+  });
+});
+
+describe('incremental parsing', () => {
+  const pipelined =
+    GET +
+    'POST /a HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc' +
+    'POST /b HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3;x=y\r\nxyz\r\n0\r\nT: 1\r\n\r\n' +
+    'DELETE /c HTTP/1.0\r\n\r\n';
+
+  it('gives the same messages for every chunk size down to one byte', () => {
+    const whole = feed('request', pipelined).messages;
+    expect(whole.map((m) => m.url)).toEqual(['/search?q=1', '/a', '/b', '/c']);
+    expect(whole[2].trailers).toEqual([['T', '1']]);
+    for (let step = 1; step < pipelined.length; step++) {
+      expect(feed('request', pipelined, step).messages).toEqual(whole);
+    }
+  });
+
+  it('walks 16 pipelined requests in order', () => {
+    const input = Array.from({ length: 16 }, (_, i) => `GET /${i} HTTP/1.1\r\nHost: h\r\n\r\n`).join('');
+    expect(feed('request', input).messages.map((m) => m.url)).toEqual(Array.from({ length: 16 }, (_, i) => `/${i}`));
+  });
+
+  it('pauses after a message and resumes where it stopped', () => {
+    const urls: string[] = [];
+    const parser: RequestParser = new RequestParser({
+      onHead: (head) => urls.push(head.url),
+      onComplete: () => parser.pause(),
+    });
+    parser.execute(encode(GET + GET.replace('/search?q=1', '/two')));
+    expect(urls).toEqual(['/search?q=1']);
+    expect(parser.isPaused).toBe(true);
+    parser.resume();
+    expect(urls).toEqual(['/search?q=1', '/two']);
+  });
+
+  it('stays failed after an error', () => {
+    const parser = new RequestParser({ onHead: () => {} });
+    expect(errorCode(() => parser.execute(encode('G@T / HTTP/1.1\r\n\r\n')))).toBe('ERR_INVALID_METHOD');
+    expect(errorCode(() => parser.execute(encode(GET)))).toBe('ERR_INVALID_METHOD');
+  });
+
+  it('reports a message cut short at the end of input', () => {
+    expect(errorCode(() => parseRequest(encode('GET / HTTP/1.1\r\nHost: a\r\n')))).toBe('ERR_INCOMPLETE');
+    expect(errorCode(() => parseRequest(encode('POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\nab')))).toBe('ERR_INCOMPLETE');
+    const parser = new RequestParser({ onHead: () => {} });
+    parser.execute(encode('POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab'));
+    expect(errorCode(() => parser.finish())).toBe('ERR_INCOMPLETE');
+  });
+
+  it('rejects a bad byte in a head delivered one byte at a time, before the head ends', () => {
+    const parser = new RequestParser({ onHead: () => {} });
+    const bytes = encode('GET / HTTP/1.1\r\nBad\x01Name: x\r\n');
+    expect(errorCode(() => bytes.forEach((b) => parser.execute(Uint8Array.of(b))))).toBe('ERR_INVALID_HEADER');
+  });
+});
+
+describe('strict rejections', () => {
+  const cases: [string, string][] = [
+    ['GET / HTTP/1.1\nHost: a\r\n\r\n', 'ERR_INVALID_NEWLINE'],
+    ['GET / HTTP/1.1\r\nHost: a\n\r\n', 'ERR_INVALID_NEWLINE'],
+    ['GET / HTTP/1.1\r\nHost: a\r\n\n', 'ERR_INVALID_NEWLINE'],
+    ['\nGET / HTTP/1.1\r\n\r\n', 'ERR_INVALID_NEWLINE'],
+    ['GET / HTTP/1.1\r\nHost: a\rb\r\n\r\n', 'ERR_INVALID_HEADER'],
+    ['GET / HTTP/1.1\r\nHost: a\x00\r\n\r\n', 'ERR_INVALID_HEADER'],
+    ['GET / HTTP/1.1\r\nHost : a\r\n\r\n', 'ERR_INVALID_HEADER'],
+    ['GET / HTTP/1.1\r\nHo(st: a\r\n\r\n', 'ERR_INVALID_HEADER'],
+    ['GET / HTTP/1.1\r\nA: b\r\n folded\r\n\r\n', 'ERR_INVALID_HEADER'],
+    ['GET / HTTP/1.1\r\n Host: a\r\n\r\n', 'ERR_INVALID_HEADER'],
+    ['GET / HTTP/1.1\r\n: empty-name\r\n\r\n', 'ERR_INVALID_HEADER'],
+    ['G(T / HTTP/1.1\r\n\r\n', 'ERR_INVALID_METHOD'],
+    ['GET /a\x7f HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
+    ['GET /\xe9 HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
+    ['GET /a b HTTP/1.1\r\n\r\n', 'ERR_INVALID_VERSION'],
+    ['GET  / HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
+    ['GET / HTTP/1.1 \r\n\r\n', 'ERR_INVALID_NEWLINE'],
+    ['GET / http/1.1\r\n\r\n', 'ERR_INVALID_VERSION'],
+    ['GET / HTTP/1.x\r\n\r\n', 'ERR_INVALID_VERSION'],
+    ['GET / HTTP/2.0\r\n\r\n', 'ERR_UNSUPPORTED_VERSION'],
+    ['GET / HTTP/1.2\r\n\r\n', 'ERR_UNSUPPORTED_VERSION'],
+    ['GET / HTTP/0.9\r\n\r\n', 'ERR_UNSUPPORTED_VERSION'],
+    ['POST / HTTP/1.1\r\nContent-Length: +5\r\n\r\n', 'ERR_INVALID_CONTENT_LENGTH'],
+    ['POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n', 'ERR_INVALID_CONTENT_LENGTH'],
+    ['POST / HTTP/1.1\r\nContent-Length: 1,2\r\n\r\n', 'ERR_INVALID_CONTENT_LENGTH'],
+    ['POST / HTTP/1.1\r\nContent-Length: 5, 5\r\n\r\n', 'ERR_INVALID_CONTENT_LENGTH'],
+    ['POST / HTTP/1.1\r\nContent-Length: 1 2\r\n\r\n', 'ERR_INVALID_CONTENT_LENGTH'],
+    ['POST / HTTP/1.1\r\nContent-Length: 0x10\r\n\r\n', 'ERR_INVALID_CONTENT_LENGTH'],
+    ['POST / HTTP/1.1\r\nContent-Length:\r\n\r\n', 'ERR_INVALID_CONTENT_LENGTH'],
+    ['POST / HTTP/1.1\r\nContent-Length: 9007199254740992\r\n\r\n', 'ERR_INVALID_CONTENT_LENGTH'],
+    ['POST / HTTP/1.1\r\nContent-Length: 99999999999999999999999\r\n\r\n', 'ERR_INVALID_CONTENT_LENGTH'],
+    ['POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n', 'ERR_INVALID_CONTENT_LENGTH'],
+    ['POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\n', 'ERR_INVALID_CONTENT_LENGTH'],
+    ['POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n', 'ERR_CL_TE_CONFLICT'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n', 'ERR_CL_TE_CONFLICT'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: chunked, gzip\r\n\r\n', 'ERR_INVALID_TRANSFER_ENCODING'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n', 'ERR_INVALID_TRANSFER_ENCODING'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n', 'ERR_INVALID_TRANSFER_ENCODING'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: chunked, chunked\r\n\r\n', 'ERR_INVALID_TRANSFER_ENCODING'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding:\r\n\r\n', 'ERR_INVALID_TRANSFER_ENCODING'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: chu nked\r\n\r\n', 'ERR_INVALID_TRANSFER_ENCODING'],
+    ['POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n', 'ERR_INVALID_TRANSFER_ENCODING'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n', 'ERR_UNSUPPORTED_TRANSFER_ENCODING'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: foo\r\nTransfer-Encoding: chunked\r\n\r\n', 'ERR_UNSUPPORTED_TRANSFER_ENCODING'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nz\r\n', 'ERR_INVALID_CHUNK_SIZE'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n\r\n', 'ERR_INVALID_CHUNK_SIZE'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n-1\r\n', 'ERR_INVALID_CHUNK_SIZE'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n 1\r\n', 'ERR_INVALID_CHUNK_SIZE'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFF\r\n', 'ERR_INVALID_CHUNK_SIZE'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1\na\r\n0\r\n\r\n', 'ERR_INVALID_NEWLINE'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nab\r\n', 'ERR_INVALID_CHUNK_DATA'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\n0\r\n\r\n', 'ERR_INVALID_CHUNK_DATA'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1;\r\na\r\n', 'ERR_INVALID_CHUNK_EXTENSION'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1;a=\r\na\r\n', 'ERR_INVALID_CHUNK_EXTENSION'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1;a="b\r\na\r\n', 'ERR_INVALID_CHUNK_EXTENSION'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1;a\x00\r\na\r\n', 'ERR_INVALID_CHUNK_EXTENSION'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nBad Name: x\r\n\r\n', 'ERR_INVALID_TRAILER'],
+    ['POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nA: b\n\r\n', 'ERR_INVALID_NEWLINE'],
+  ];
+
+  it.each(cases)('%j → %s', (input, code) => {
+    expect(errorCode(() => parseRequest(encode(input)))).toBe(code);
+    // The same verdict when the bytes arrive one at a time.
+    expect(errorCode(() => feed('request', input, 1))).toBe(code);
+  });
+
+  it('throws HttpParseError instances with a message', () => {
+    try {
+      parseRequest(encode('GET / HTTP/2.0\r\n\r\n'));
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(HttpParseError);
+      expect((error as Error).message).toMatch(/UNSUPPORTED_VERSION/);
+    }
+  });
+});
+
+describe('limits: accepted at the limit, rejected one past it', () => {
+  it('maxHeadBytes', () => {
+    const head = (n: number) => {
+      const base = 'GET / HTTP/1.1\r\nX: \r\n\r\n';
+      return base.replace('X: ', 'X: ' + 'a'.repeat(n - base.length));
+    };
+    expect(head(100).length).toBe(100);
+    expect(parseRequest(encode(head(100)), { maxHeadBytes: 100 }).url).toBe('/');
+    expect(errorCode(() => parseRequest(encode(head(101)), { maxHeadBytes: 100 }))).toBe('ERR_HEADER_TOO_LARGE');
+    // An incomplete head past the limit fails without waiting for its end.
+    expect(errorCode(() => feed('request', head(400).slice(0, 200), 10, { maxHeadBytes: 100 }))).toBe('ERR_HEADER_TOO_LARGE');
+    // The default is Node's 16 KiB.
+    expect(parseRequest(encode(head(16384))).url).toBe('/');
+    expect(errorCode(() => parseRequest(encode(head(16385))))).toBe('ERR_HEADER_TOO_LARGE');
+  });
+
+  it('maxHeaders', () => {
+    const fields = (n: number) => `GET / HTTP/1.1\r\n${'A: b\r\n'.repeat(n)}\r\n`;
+    expect(parseRequest(encode(fields(100))).headers).toHaveLength(100);
+    expect(errorCode(() => parseRequest(encode(fields(101))))).toBe('ERR_TOO_MANY_HEADERS');
+    expect(parseRequest(encode(fields(3)), { maxHeaders: 3 }).headers).toHaveLength(3);
+    expect(errorCode(() => parseRequest(encode(fields(4)), { maxHeaders: 3 }))).toBe('ERR_TOO_MANY_HEADERS');
+    expect(() => new RequestParser({ onHead: () => {} }, { maxHeaders: 1025 })).toThrow(RangeError);
+  });
+
+  it('maxTargetBytes (414) and a request line that never ends', () => {
+    const target = (n: number) => `GET /${'a'.repeat(n - 1)} HTTP/1.1\r\n\r\n`;
+    expect(parseRequest(encode(target(50)), { maxTargetBytes: 50 }).url).toHaveLength(50);
+    expect(errorCode(() => parseRequest(encode(target(51)), { maxTargetBytes: 50 }))).toBe('ERR_URI_TOO_LONG');
+    const endless = 'GET /' + 'a'.repeat(20_000);
+    expect(errorCode(() => feed('request', endless, 1000))).toBe('ERR_URI_TOO_LONG');
+  });
+
+  it('maxChunkExtensionBytes', () => {
+    const body = (n: number) => `POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1;${'e'.repeat(n - 1)}\r\na\r\n0\r\n\r\n`;
+    expect(decode(parseRequest(encode(body(8)), { maxChunkExtensionBytes: 8 }).body)).toBe('a');
+    expect(errorCode(() => parseRequest(encode(body(9)), { maxChunkExtensionBytes: 8 }))).toBe('ERR_CHUNK_EXTENSION_TOO_LARGE');
+  });
+
+  it('maxBodyBytes for Content-Length and chunked bodies', () => {
+    const cl = (n: number) => `POST / HTTP/1.1\r\nContent-Length: ${n}\r\n\r\n${'x'.repeat(n)}`;
+    expect(parseRequest(encode(cl(10)), { maxBodyBytes: 10 }).body).toHaveLength(10);
+    expect(errorCode(() => parseRequest(encode(cl(11)), { maxBodyBytes: 10 }))).toBe('ERR_BODY_TOO_LARGE');
+    const chunked = (n: number) => `POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n${n.toString(16)}\r\n${'x'.repeat(n)}\r\n0\r\n\r\n`;
+    expect(parseRequest(encode(chunked(10)), { maxBodyBytes: 10 }).body).toHaveLength(10);
+    expect(errorCode(() => parseRequest(encode(chunked(11)), { maxBodyBytes: 10 }))).toBe('ERR_BODY_TOO_LARGE');
+  });
+
+  it('a trailer section is bounded by maxHeadBytes', () => {
+    const input = `POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nT: ${'v'.repeat(200)}\r\n\r\n`;
+    expect(errorCode(() => parseRequest(encode(input), { maxHeadBytes: 100 }))).toBe('ERR_HEADER_TOO_LARGE');
+  });
+});
+
+describe('lenient options', () => {
+  it('allowBareLF accepts LF-only lines in heads and chunked framing', () => {
+    const input = 'POST / HTTP/1.1\nTransfer-Encoding: chunked\n\n1\na\n0\n\n';
+    expect(errorCode(() => parseRequest(encode(input)))).toBe('ERR_INVALID_NEWLINE');
+    expect(decode(parseRequest(encode(input), { allowBareLF: true }).body)).toBe('a');
+  });
+
+  it('allowObsFold accepts folded fields in responses only', () => {
+    const input = 'HTTP/1.1 200 OK\r\nX: a\r\n b\r\nContent-Length: 0\r\n\r\n';
+    expect(errorCode(() => parseResponse(encode(input)))).toBe('ERR_INVALID_HEADER');
+    expect(parseResponse(encode(input), { allowObsFold: true }).headers[0][0]).toBe('X');
+  });
+});
+
+describe('responses', () => {
+  it('parses status, reason and a Content-Length body', () => {
+    const r = parseResponse(encode('HTTP/1.1 404 Not Found\r\nContent-Length: 4\r\n\r\nnope'));
+    expect([r.status, r.reason, decode(r.body), r.keepAlive]).toEqual([404, 'Not Found', 'nope', true]);
+  });
+
+  it('accepts an empty reason phrase', () => {
+    expect(parseResponse(encode('HTTP/1.1 200 \r\nContent-Length: 0\r\n\r\n')).reason).toBe('');
+    expect(parseResponse(encode('HTTP/1.1 200\r\nContent-Length: 0\r\n\r\n')).status).toBe(200);
+  });
+
+  it('reads until close when there is no framing, and keepAlive is then false', () => {
+    const r = parseResponse(encode('HTTP/1.1 200 OK\r\n\r\nall the rest'));
+    expect([decode(r.body), r.keepAlive]).toEqual(['all the rest', false]);
+  });
+
+  it('has no body for HEAD, 1xx, 204 and 304 whatever the fields say', () => {
+    expect(parseResponse(encode('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n'), { requestMethod: 'HEAD' }).body).toHaveLength(0);
+    for (const status of [204, 304]) {
+      const r = parseResponse(encode(`HTTP/1.1 ${status} X\r\nContent-Length: 10\r\n\r\n`));
+      expect(r.body).toHaveLength(0);
+    }
+    const { messages } = feed('response', 'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+    expect(messages.map((m) => [m.status, m.body])).toEqual([[100, ''], [103, ''], [200, 'ok']]);
+  });
+
+  it('a 2xx answer to CONNECT and a 101 switch protocols', () => {
+    expect(parseResponse(encode('HTTP/1.1 200 OK\r\n\r\n'), { requestMethod: 'CONNECT' }).upgrade).toBe(true);
+    expect(parseResponse(encode('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n')).upgrade).toBe(true);
+  });
+
+  it('chunked only when chunked is the last coding; else until close (RFC 9112 §6.3)', () => {
+    const chunked = parseResponse(encode('HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n2\r\nzz\r\n0\r\n\r\n'));
+    expect(decode(chunked.body)).toBe('zz');
+    const close = parseResponse(encode('HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\nraw'));
+    expect([decode(close.body), close.keepAlive]).toEqual(['raw', false]);
+  });
+
+  it.each([
+    ['HTTP/1.1 20 OK\r\n\r\n', 'ERR_INVALID_STATUS'],
+    ['HTTP/1.1 099 Low\r\n\r\n', 'ERR_INVALID_STATUS'],
+    ['HTTP/1.1 2000 OK\r\n\r\n', 'ERR_INVALID_STATUS'],
+    ['HTTP/3.0 200 OK\r\n\r\n', 'ERR_UNSUPPORTED_VERSION'],
+    ['HTTX/1.1 200 OK\r\n\r\n', 'ERR_INVALID_VERSION'],
+    ['HTTP/1.1 200 OK\nA: b\r\n\r\n', 'ERR_INVALID_NEWLINE'],
+    ['HTTP/1.1 200 OK\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n', 'ERR_CL_TE_CONFLICT'],
+  ])('%j → %s', (input, code) => {
+    expect(errorCode(() => parseResponse(encode(input)))).toBe(code);
+  });
+});

@@ -1,0 +1,459 @@
+//! The message head: start line + field lines parsed by httparse, then the RFC 9112 rules httparse
+//! leaves to its caller: strict CRLF, target bytes, version errors, and the framing semantics of
+//! Content-Length / Transfer-Encoding / Connection / Upgrade / Expect (§6, §9).
+//!
+//! The result is written as u32 words into `out` (layout in [`slot`]); every string is an
+//! (offset, length) pair relative to the start of the message, so nothing is copied or allocated.
+
+use core::mem::MaybeUninit;
+use httparse::{Header, Status};
+
+use super::fields::{
+    ends_with_crlf, is_token, list_contains, list_elements, offset_in, parse_content_length,
+};
+use super::ParseError;
+
+/// Upper bound of `max_headers`: the header array lives on the stack (32 B per entry).
+pub const MAX_HEADERS_LIMIT: usize = 1024;
+
+/// Word offsets of the head record.
+pub mod slot {
+    /// Bit set of `FLAG_*`.
+    pub const FLAGS: usize = 0;
+    pub const VERSION_MINOR: usize = 1;
+    /// One of `BODY_*`.
+    pub const BODY: usize = 2;
+    /// Content-Length (when BODY is BODY_LENGTH) as two 32-bit halves.
+    pub const LENGTH_LO: usize = 3;
+    pub const LENGTH_HI: usize = 4;
+    /// Requests: method. Responses: reason phrase.
+    pub const A_OFF: usize = 5;
+    pub const A_LEN: usize = 6;
+    /// Requests: request-target. Responses: B_OFF holds the status code, B_LEN is 0.
+    pub const B_OFF: usize = 7;
+    pub const B_LEN: usize = 8;
+    pub const FIELD_COUNT: usize = 9;
+    /// FIELD_COUNT records of (name_off, name_len, value_off, value_len).
+    pub const FIELDS: usize = 10;
+}
+
+pub const FLAG_KEEP_ALIVE: u32 = 1;
+pub const FLAG_UPGRADE: u32 = 2;
+pub const FLAG_EXPECT_CONTINUE: u32 = 4;
+
+pub const BODY_NONE: u32 = 0;
+pub const BODY_LENGTH: u32 = 1;
+pub const BODY_CHUNKED: u32 = 2;
+pub const BODY_UNTIL_CLOSE: u32 = 3;
+
+/// Option bits passed by the caller.
+pub const OPT_RESPONSE: u32 = 1;
+/// Responses: the request was HEAD, so there is no body whatever the fields say.
+pub const OPT_REQUEST_HEAD: u32 = 2;
+/// Responses: the request was CONNECT, so a 2xx response opens a tunnel.
+pub const OPT_REQUEST_CONNECT: u32 = 4;
+/// Lenient: accept a bare LF as a line ending (RFC 9112 §2.2 allows recipients to).
+pub const OPT_ALLOW_BARE_LF: u32 = 8;
+/// Lenient: accept obs-fold in responses (RFC 9112 §5.2 allows a user agent to).
+pub const OPT_ALLOW_OBS_FOLD: u32 = 16;
+
+pub struct HeadOptions {
+    pub max_headers: usize,
+    pub max_head_bytes: usize,
+    pub max_target_bytes: usize,
+    pub flags: u32,
+}
+
+/// Parses one head at the start of `buf`. `Ok(Some(n))`: complete, `n` bytes long.
+/// `Ok(None)`: more bytes needed.
+pub fn parse(buf: &[u8], opts: &HeadOptions, out: &mut [u32]) -> Result<Option<usize>, ParseError> {
+    let mut storage = [const { MaybeUninit::<Header<'_>>::uninit() }; MAX_HEADERS_LIMIT];
+    let headers = &mut storage[..opts.max_headers.min(MAX_HEADERS_LIMIT)];
+    let parsed = if opts.flags & OPT_RESPONSE == 0 {
+        parse_request(buf, opts, headers, out)
+    } else {
+        parse_response(buf, opts, headers, out)
+    }?;
+    match parsed {
+        Some(n) if n > opts.max_head_bytes => Err(ParseError::HeaderTooLarge),
+        Some(n) => Ok(Some(n)),
+        None if buf.len() > opts.max_head_bytes => Err(too_large(buf, opts)),
+        None => Ok(None),
+    }
+}
+
+fn too_large(buf: &[u8], opts: &HeadOptions) -> ParseError {
+    let request_line_open = !buf.contains(&b'\n');
+    if opts.flags & OPT_RESPONSE == 0 && request_line_open {
+        ParseError::UriTooLong
+    } else {
+        ParseError::HeaderTooLarge
+    }
+}
+
+fn parse_request<'b>(
+    buf: &'b [u8],
+    opts: &HeadOptions,
+    headers: &mut [MaybeUninit<Header<'b>>],
+    out: &mut [u32],
+) -> Result<Option<usize>, ParseError> {
+    let mut req = httparse::Request::new(&mut []);
+    let len = match req.parse_with_uninit_headers(buf, headers) {
+        Ok(Status::Complete(n)) => n,
+        Ok(Status::Partial) => return Ok(None),
+        Err(httparse::Error::Version) => return version_error(buf, 2),
+        Err(e) => return Err(request_error(e, buf)),
+    };
+    let (Some(method), Some(target), Some(minor)) = (req.method, req.path, req.version) else {
+        return Err(ParseError::InvalidMethod);
+    };
+    let method = method.as_bytes();
+    let target = target.as_bytes();
+    if !target.is_ascii() {
+        return Err(ParseError::InvalidTarget);
+    }
+    if target.len() > opts.max_target_bytes {
+        return Err(ParseError::UriTooLong);
+    }
+    let start = offset_in(buf, method);
+    let line_end = offset_in(buf, target) + target.len() + " HTTP/1.1".len();
+    if opts.flags & OPT_ALLOW_BARE_LF == 0 {
+        check_crlf(buf, start, line_end, req.headers, len)?;
+    }
+
+    let framing = Framing::read(req.headers, minor)?;
+    let connect = method == b"CONNECT";
+    let body = match framing.body_request()? {
+        _ if connect => BODY_NONE,
+        b => b,
+    };
+    let mut flags = framing.connection_flags(minor);
+    if connect {
+        flags |= FLAG_UPGRADE;
+    }
+
+    out[slot::A_OFF] = start as u32;
+    out[slot::A_LEN] = method.len() as u32;
+    out[slot::B_OFF] = offset_in(buf, target) as u32;
+    out[slot::B_LEN] = target.len() as u32;
+    write_common(buf, out, flags, minor, body, framing.length, req.headers);
+    Ok(Some(len))
+}
+
+fn parse_response<'b>(
+    buf: &'b [u8],
+    opts: &HeadOptions,
+    headers: &mut [MaybeUninit<Header<'b>>],
+    out: &mut [u32],
+) -> Result<Option<usize>, ParseError> {
+    let mut config = httparse::ParserConfig::default();
+    config.allow_obsolete_multiline_headers_in_responses(opts.flags & OPT_ALLOW_OBS_FOLD != 0);
+    let mut res = httparse::Response::new(&mut []);
+    let len = match config.parse_response_with_uninit_headers(&mut res, buf, headers) {
+        Ok(Status::Complete(n)) => n,
+        Ok(Status::Partial) => return Ok(None),
+        Err(httparse::Error::Version) => return version_error(buf, 0),
+        Err(e) => return Err(response_error(e)),
+    };
+    let (Some(minor), Some(code), Some(reason)) = (res.version, res.code, res.reason) else {
+        return Err(ParseError::InvalidStatus);
+    };
+    if code < 100 {
+        return Err(ParseError::InvalidStatus);
+    }
+    let reason = reason.as_bytes();
+    let start = buf.iter().position(|&b| b == b'H').unwrap_or(0);
+    // An empty reason may not point into `buf`; the status line then ends after the code.
+    let reason_off = if reason.is_empty() {
+        start + "HTTP/1.1 200".len()
+    } else {
+        offset_in(buf, reason)
+    };
+    let line_end = reason_off + reason.len();
+    if opts.flags & OPT_ALLOW_BARE_LF == 0 {
+        check_crlf(buf, start, line_end, res.headers, len)?;
+    }
+
+    let framing = Framing::read(res.headers, minor)?;
+    let tunnel = opts.flags & OPT_REQUEST_CONNECT != 0 && (200..300).contains(&code);
+    let mut flags = framing.connection_flags(minor);
+    let body = if opts.flags & OPT_REQUEST_HEAD != 0
+        || (100..200).contains(&code)
+        || code == 204
+        || code == 304
+        || tunnel
+    {
+        BODY_NONE
+    } else {
+        framing.body_response()
+    };
+    if code == 101 || tunnel {
+        flags |= FLAG_UPGRADE;
+    } else {
+        flags &= !FLAG_UPGRADE;
+    }
+    if body == BODY_UNTIL_CLOSE {
+        flags &= !FLAG_KEEP_ALIVE;
+    }
+
+    out[slot::A_OFF] = reason_off as u32;
+    out[slot::A_LEN] = reason.len() as u32;
+    out[slot::B_OFF] = u32::from(code);
+    out[slot::B_LEN] = 0;
+    write_common(buf, out, flags, minor, body, framing.length, res.headers);
+    Ok(Some(len))
+}
+
+fn write_common(
+    buf: &[u8],
+    out: &mut [u32],
+    flags: u32,
+    minor: u8,
+    body: u32,
+    length: u64,
+    headers: &[Header<'_>],
+) {
+    out[slot::FLAGS] = flags;
+    out[slot::VERSION_MINOR] = u32::from(minor);
+    out[slot::BODY] = body;
+    out[slot::LENGTH_LO] = length as u32;
+    out[slot::LENGTH_HI] = (length >> 32) as u32;
+    out[slot::FIELD_COUNT] = headers.len() as u32;
+    write_fields(buf, headers, &mut out[slot::FIELDS..]);
+}
+
+/// Writes (name_off, name_len, value_off, value_len) per field.
+pub fn write_fields(buf: &[u8], headers: &[Header<'_>], out: &mut [u32]) {
+    for (h, rec) in headers.iter().zip(out.chunks_exact_mut(4)) {
+        rec[0] = offset_in(buf, h.name.as_bytes()) as u32;
+        rec[1] = h.name.len() as u32;
+        rec[2] = offset_in(buf, h.value) as u32;
+        rec[3] = h.value.len() as u32;
+    }
+}
+
+/// Every line of the head ends in CRLF: the start line, each field line and the empty line. Also
+/// any empty lines skipped before the start line (RFC 9112 §2.2) must be CRLF.
+fn check_crlf(
+    buf: &[u8],
+    start: usize,
+    line_end: usize,
+    headers: &[Header<'_>],
+    len: usize,
+) -> Result<(), ParseError> {
+    let leading_ok = buf[..start].chunks(2).all(|pair| pair == b"\r\n");
+    let fields_ok = headers
+        .iter()
+        .all(|h| ends_with_crlf(buf, offset_in(buf, h.value) + h.value.len()));
+    if leading_ok && fields_ok && ends_with_crlf(buf, line_end) && len >= 2 && buf[len - 2] == b'\r'
+    {
+        Ok(())
+    } else {
+        Err(ParseError::InvalidNewline)
+    }
+}
+
+fn request_error(e: httparse::Error, buf: &[u8]) -> ParseError {
+    use httparse::Error as E;
+    match e {
+        E::HeaderName | E::HeaderValue => ParseError::InvalidHeader,
+        E::NewLine => ParseError::InvalidNewline,
+        E::TooManyHeaders => ParseError::TooManyHeaders,
+        E::Version => ParseError::InvalidVersion,
+        E::Token => {
+            let line = buf.trim_ascii_start();
+            let method = line.split(|&b| b == b' ').next().unwrap_or_default();
+            if is_token(method) && line.len() > method.len() {
+                ParseError::InvalidTarget
+            } else {
+                ParseError::InvalidMethod
+            }
+        }
+        E::Status => ParseError::InvalidStatus,
+    }
+}
+
+fn response_error(e: httparse::Error) -> ParseError {
+    use httparse::Error as E;
+    match e {
+        E::HeaderName | E::HeaderValue => ParseError::InvalidHeader,
+        E::NewLine => ParseError::InvalidNewline,
+        E::TooManyHeaders => ParseError::TooManyHeaders,
+        E::Version => ParseError::InvalidVersion,
+        E::Token | E::Status => ParseError::InvalidStatus,
+    }
+}
+
+/// Classifies a version httparse refused. The version is token `index` of the start line (0 in a
+/// status line, 2 in a request line). `HTTP/DIGIT.DIGIT` is well-formed but not spoken: 505.
+/// Anything else is malformed: 400. A well-formed prefix in an unfinished line needs more bytes, so
+/// that the verdict does not depend on where the input was split.
+fn version_error(buf: &[u8], index: usize) -> Result<Option<usize>, ParseError> {
+    const SHAPE: &[u8; 8] = b"HTTP/0.0";
+    let start = buf
+        .iter()
+        .position(|&b| b != b'\r' && b != b'\n')
+        .unwrap_or(buf.len());
+    let rest = &buf[start..];
+    let line_end = rest.iter().position(|&b| b == b'\r' || b == b'\n');
+    let line = &rest[..line_end.unwrap_or(rest.len())];
+    let token = line.split(|&b| b == b' ').nth(index).unwrap_or_default();
+    let fits = token.len() <= SHAPE.len()
+        && token.iter().zip(SHAPE).all(|(&b, &s)| {
+            if s == b'0' {
+                b.is_ascii_digit()
+            } else {
+                b == s
+            }
+        });
+    match (fits, token.len() == SHAPE.len()) {
+        (true, true) => Err(ParseError::UnsupportedVersion),
+        (true, false) if line_end.is_none() => Ok(None),
+        _ => Err(ParseError::InvalidVersion),
+    }
+}
+
+/// The framing-relevant fields of one head.
+struct Framing {
+    length: u64,
+    has_length: bool,
+    /// Transfer-Encoding seen; `chunked_last` and `other_codings` describe its codings.
+    has_te: bool,
+    chunked_count: u32,
+    chunked_last: bool,
+    other_codings: bool,
+    te_malformed: bool,
+    close: bool,
+    keep_alive: bool,
+    upgrade_token: bool,
+    has_upgrade: bool,
+    expect_continue: bool,
+}
+
+impl Framing {
+    fn read(headers: &[Header<'_>], minor: u8) -> Result<Self, ParseError> {
+        let mut f = Framing {
+            length: 0,
+            has_length: false,
+            has_te: false,
+            chunked_count: 0,
+            chunked_last: false,
+            other_codings: false,
+            te_malformed: false,
+            close: false,
+            keep_alive: false,
+            upgrade_token: false,
+            has_upgrade: false,
+            expect_continue: false,
+        };
+        for h in headers {
+            let name = h.name.as_bytes();
+            match name.len() {
+                14 if name.eq_ignore_ascii_case(b"content-length") => {
+                    // Duplicates are refused even when equal: a smuggling vector for no benefit.
+                    if f.has_length {
+                        return Err(ParseError::InvalidContentLength);
+                    }
+                    f.length =
+                        parse_content_length(h.value).ok_or(ParseError::InvalidContentLength)?;
+                    f.has_length = true;
+                }
+                17 if name.eq_ignore_ascii_case(b"transfer-encoding") => f.add_codings(h.value),
+                10 if name.eq_ignore_ascii_case(b"connection") => {
+                    for token in list_elements(h.value) {
+                        f.close |= token.eq_ignore_ascii_case(b"close");
+                        f.keep_alive |= token.eq_ignore_ascii_case(b"keep-alive");
+                        f.upgrade_token |= token.eq_ignore_ascii_case(b"upgrade");
+                    }
+                }
+                7 if name.eq_ignore_ascii_case(b"upgrade") => f.has_upgrade = true,
+                6 if name.eq_ignore_ascii_case(b"expect") => {
+                    f.expect_continue |= list_contains(h.value, b"100-continue");
+                }
+                _ => {}
+            }
+        }
+        if f.has_te && f.has_length {
+            return Err(ParseError::ClTeConflict);
+        }
+        if f.has_te && (f.te_malformed || minor == 0) {
+            return Err(ParseError::InvalidTransferEncoding);
+        }
+        Ok(f)
+    }
+
+    fn add_codings(&mut self, value: &[u8]) {
+        self.has_te = true;
+        let mut any = false;
+        for element in list_elements(value) {
+            any = true;
+            let coding = element.split(|&b| b == b';').next().unwrap_or_default();
+            let coding = coding.trim_ascii_end();
+            if !is_token(coding) {
+                self.te_malformed = true;
+            }
+            // A coding after chunked means chunked is no longer last.
+            if self.chunked_last {
+                self.other_codings = true;
+            }
+            self.chunked_last = coding.eq_ignore_ascii_case(b"chunked");
+            if self.chunked_last {
+                self.chunked_count += 1;
+            } else {
+                self.other_codings = true;
+            }
+        }
+        if !any {
+            self.te_malformed = true;
+        }
+    }
+
+    /// RFC 9112 §6.3 for requests: chunked must be the final (and only understood) coding.
+    fn body_request(&self) -> Result<u32, ParseError> {
+        if self.has_te {
+            if !self.chunked_last || self.chunked_count > 1 {
+                return Err(ParseError::InvalidTransferEncoding);
+            }
+            if self.other_codings {
+                return Err(ParseError::UnsupportedTransferEncoding);
+            }
+            return Ok(BODY_CHUNKED);
+        }
+        Ok(if self.has_length {
+            BODY_LENGTH
+        } else {
+            BODY_NONE
+        })
+    }
+
+    /// RFC 9112 §6.3 for responses: chunked last → chunked; other codings → read until close.
+    fn body_response(&self) -> u32 {
+        if self.has_te {
+            if self.chunked_last && self.chunked_count == 1 {
+                BODY_CHUNKED
+            } else {
+                BODY_UNTIL_CLOSE
+            }
+        } else if self.has_length {
+            BODY_LENGTH
+        } else {
+            BODY_UNTIL_CLOSE
+        }
+    }
+
+    fn connection_flags(&self, minor: u8) -> u32 {
+        let keep_alive = if minor == 0 {
+            self.keep_alive && !self.close
+        } else {
+            !self.close
+        };
+        let mut flags = if keep_alive { FLAG_KEEP_ALIVE } else { 0 };
+        if self.has_upgrade && self.upgrade_token {
+            flags |= FLAG_UPGRADE;
+        }
+        if self.expect_continue {
+            flags |= FLAG_EXPECT_CONTINUE;
+        }
+        flags
+    }
+}
