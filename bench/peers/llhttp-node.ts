@@ -85,7 +85,9 @@ export class LlhttpRequestParser {
     p[HTTPParser.kOnMessageComplete] = () => {
       const message = this.current!;
       message.rawTrailers = this.pendingHeaders;
+      // As node:http does: a trailer flush carries the old URL, so drop it with the trailers.
       this.pendingHeaders = [];
+      this.pendingUrl = '';
       if (this.keep) this.messages.push(message);
     };
   }

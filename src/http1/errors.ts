@@ -4,7 +4,7 @@ export type HttpParseErrorCode =
   | (typeof PARSE_ERROR_CODES)[number]
   | 'ERR_INCOMPLETE'
   | 'ERR_BODY_TOO_LARGE'
-  | 'ERR_PARSER_CLOSED';
+  | 'ERR_DATA_AFTER_CLOSE';
 
 /** Why a message was rejected. `code` is stable; the server maps it to a status code. */
 export class HttpParseError extends Error {

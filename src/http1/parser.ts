@@ -31,6 +31,8 @@ const BODY_BY_LENGTH = 1;
 const BODY_BY_CHUNKS = 2;
 const BODY_TO_CLOSE = 3;
 const UPGRADED = 4;
+/** After a message that ends the connection (RFC 9112 §9.6): no more messages may follow. */
+const CLOSED = 5;
 
 const EMPTY = new Uint8Array(0);
 const TWO_32 = 0x1_0000_0000;
@@ -60,6 +62,8 @@ export abstract class MessageParser<H extends MessageHead> {
   private paused = false;
   private failure: Error | null = null;
   private upgradeData: Uint8Array[] = [];
+  /** Whether the connection persists after the current message. */
+  private keepAlive = true;
   // Body state: bytes left (length framing), bytes so far, and the chunked decoder's state.
   private remaining = 0;
   private bodyBytes = 0;
@@ -111,7 +115,7 @@ export abstract class MessageParser<H extends MessageHead> {
   finish(): void {
     if (this.failure) throw this.failure;
     if (this.state === BODY_TO_CLOSE) return this.complete();
-    if (this.state === UPGRADED || (this.state === HEAD && !this.pending)) return;
+    if (this.state === UPGRADED || this.state === CLOSED || (this.state === HEAD && !this.pending)) return;
     this.failure = new HttpParseError('ERR_INCOMPLETE', 'the input ended inside a message');
     throw this.failure;
   }
@@ -181,6 +185,7 @@ export abstract class MessageParser<H extends MessageHead> {
           this.startBody(head, words);
           this.handler.onHead(head);
           if (this.switchesProtocol(head)) {
+            this.keepAlive = true;
             this.complete();
             this.state = UPGRADED;
             if (pos < data.length) this.upgradeData.push(data.subarray(pos));
@@ -233,6 +238,8 @@ export abstract class MessageParser<H extends MessageHead> {
           }
           break;
         }
+        case CLOSED:
+          throw new HttpParseError('ERR_DATA_AFTER_CLOSE', 'bytes after a message that closes the connection');
         default:
           return;
       }
@@ -277,6 +284,7 @@ export abstract class MessageParser<H extends MessageHead> {
 
   private startBody(head: H, words: Uint32Array): void {
     this.bodyBytes = 0;
+    this.keepAlive = head.keepAlive;
     switch (words[Head.BODY]) {
       case BODY_LENGTH: {
         const length = head.contentLength;
@@ -307,7 +315,7 @@ export abstract class MessageParser<H extends MessageHead> {
   }
 
   private complete(): void {
-    this.state = HEAD;
+    this.state = this.keepAlive ? HEAD : CLOSED;
     this.handler.onComplete?.();
   }
 }

@@ -76,6 +76,15 @@ describe('requests', () => {
     expect(decode(parser.takeUpgradeData())).toBe('\x00\x01binary');
   });
 
+  it.each([
+    ['OPTIONS * HTTP/1.1', '*'],
+    ['GET http://example.com/a?b HTTP/1.1', 'http://example.com/a?b'],
+    ['CONNECT example.com:443 HTTP/1.1', 'example.com:443'],
+    ['CONNECT [::1]:8080 HTTP/1.1', '[::1]:8080'],
+  ])('accepts the request-target forms of RFC 9112 §3.2: %s', (line, url) => {
+    expect(parseRequest(encode(`${line}\r\n\r\n`)).url).toBe(url);
+  });
+
   it('skips empty lines before a request line (RFC 9112 §2.2)', () => {
     expect(parseRequest(encode('\r\n\r\n' + GET)).url).toBe('/search?q=1');
   });
@@ -94,6 +103,15 @@ describe('incremental parsing', () => {
     expect(whole[2].trailers).toEqual([['T', '1']]);
     for (let step = 1; step < pipelined.length; step++) {
       expect(feed('request', pipelined, step).messages).toEqual(whole);
+    }
+  });
+
+  it('refuses bytes after a message that closes the connection (RFC 9112 §9.6)', () => {
+    for (const first of ['GET / HTTP/1.1\r\nConnection: close\r\n\r\n', 'GET / HTTP/1.0\r\n\r\n']) {
+      const parser = new RequestParser({ onHead: () => {} });
+      parser.execute(encode(first));
+      parser.finish();
+      expect(errorCode(() => parser.execute(encode(GET)))).toBe('ERR_DATA_AFTER_CLOSE');
     }
   });
 
@@ -153,6 +171,11 @@ describe('strict rejections', () => {
     ['GET /a\x7f HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
     ['GET /\xe9 HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
     ['GET /a b HTTP/1.1\r\n\r\n', 'ERR_INVALID_VERSION'],
+    ['GET %2F/a HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
+    ['GET * HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
+    ['GET 1http://a/ HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
+    ['CONNECT /path HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
+    ['CONNECT example.com HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
     ['GET  / HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
     ['GET / HTTP/1.1 \r\n\r\n', 'ERR_INVALID_NEWLINE'],
     ['GET / http/1.1\r\n\r\n', 'ERR_INVALID_VERSION'],

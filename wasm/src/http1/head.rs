@@ -67,6 +67,9 @@ pub struct HeadOptions {
 /// Parses one head at the start of `buf`. `Ok(Some(n))`: complete, `n` bytes long.
 /// `Ok(None)`: more bytes needed.
 pub fn parse(buf: &[u8], opts: &HeadOptions, out: &mut [u32]) -> Result<Option<usize>, ParseError> {
+    if opts.flags & OPT_ALLOW_BARE_LF == 0 {
+        check_leading_empty_lines(buf)?;
+    }
     let mut storage = [const { MaybeUninit::<Header<'_>>::uninit() }; MAX_HEADERS_LIMIT];
     let headers = &mut storage[..opts.max_headers.min(MAX_HEADERS_LIMIT)];
     let parsed = if opts.flags & OPT_RESPONSE == 0 {
@@ -79,6 +82,20 @@ pub fn parse(buf: &[u8], opts: &HeadOptions, out: &mut [u32]) -> Result<Option<u
         Some(n) => Ok(Some(n)),
         None if buf.len() > opts.max_head_bytes => Err(too_large(buf, opts)),
         None => Ok(None),
+    }
+}
+
+/// Empty lines before the start line must be CRLF (RFC 9112 §2.2): fail on a bare LF at once
+/// rather than wait for a start line that can never be valid.
+fn check_leading_empty_lines(buf: &[u8]) -> Result<(), ParseError> {
+    let mut rest = buf;
+    loop {
+        match rest {
+            [b'\r', b'\n', tail @ ..] => rest = tail,
+            // A bare LF, or a CR followed by anything but LF.
+            [b'\n', ..] | [b'\r', _, ..] => return Err(ParseError::InvalidNewline),
+            _ => return Ok(()),
+        }
     }
 }
 
@@ -109,7 +126,7 @@ fn parse_request<'b>(
     };
     let method = method.as_bytes();
     let target = target.as_bytes();
-    if !target.is_ascii() {
+    if !target.is_ascii() || !valid_target_form(method, target) {
         return Err(ParseError::InvalidTarget);
     }
     if target.len() > opts.max_target_bytes {
@@ -202,6 +219,29 @@ fn parse_response<'b>(
     out[slot::B_LEN] = 0;
     write_common(buf, out, flags, minor, body, framing.length, res.headers);
     Ok(Some(len))
+}
+
+/// RFC 9112 §3.2: origin-form (`/path`), absolute-form (`scheme:...`), authority-form
+/// (`host:port`, CONNECT only) or asterisk-form (`*`, OPTIONS only).
+fn valid_target_form(method: &[u8], target: &[u8]) -> bool {
+    if method == b"CONNECT" {
+        let port = target.rsplit(|&b| b == b':').next().unwrap_or_default();
+        return target.len() > port.len() + 1
+            && !port.is_empty()
+            && port.iter().all(u8::is_ascii_digit)
+            && !target.contains(&b'/');
+    }
+    match target {
+        [b'/', ..] => true,
+        b"*" => method == b"OPTIONS",
+        [first, rest @ ..] if first.is_ascii_alphabetic() => {
+            let scheme_len = rest
+                .iter()
+                .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')));
+            scheme_len.is_some_and(|n| rest[n] == b':')
+        }
+        _ => false,
+    }
 }
 
 fn write_common(

@@ -1,0 +1,107 @@
+// A seeded generator of HTTP/1.1 requests for differential testing: valid ones with random
+// methods, targets, fields, bodies, chunking and split points, and mutations of them.
+
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface Case {
+  input: string;
+  /** Where the input is cut into chunks. */
+  splits: number[];
+  mutated: boolean;
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
+const PATH_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&\'()*+,;=:@/';
+const NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-.^_`|~";
+const NAMES = ['Host', 'Accept', 'User-Agent', 'Cookie', 'X-Request-Id', 'Accept-Language', 'Cache-Control', 'Referer'];
+
+export function generate(random: () => number, count: number): Case[] {
+  const int = (n: number) => Math.floor(random() * n);
+  const pick = <T>(list: readonly T[]): T => list[int(list.length)];
+  const text = (chars: string, min: number, max: number) => {
+    let out = '';
+    for (let n = min + int(max - min + 1); n > 0; n--) out += chars[int(chars.length)];
+    return out;
+  };
+  const value = () => {
+    let out = '';
+    for (let n = int(40); n > 0; n--) out += String.fromCharCode(0x20 + int(0x5f));
+    return out.trim();
+  };
+
+  const valid = (): string => {
+    const method = pick(METHODS);
+    let target = '/' + text(PATH_CHARS, 0, 30);
+    if (random() < 0.3) target += '?' + text(PATH_CHARS + '?', 1, 20);
+    if (random() < 0.1) target = `%${int(16).toString(16)}${int(16).toString(16)}` + target;
+    const version = random() < 0.1 ? '1.0' : '1.1';
+    const fields: string[] = [];
+    for (let n = int(20); n > 0; n--) {
+      const name = random() < 0.5 ? pick(NAMES) : text(NAME_CHARS, 1, 16);
+      if (/^(content-length|transfer-encoding|connection|upgrade|expect)$/i.test(name)) continue;
+      fields.push(`${name}:${random() < 0.8 ? ' ' : ''}${value()}`);
+    }
+    if (random() < 0.2) fields.push(`Connection: ${pick(['close', 'keep-alive', 'Keep-Alive, foo'])}`);
+    let body = '';
+    const kind = method === 'GET' || method === 'HEAD' ? int(2) : int(3);
+    if (kind === 1) {
+      const payload = text(PATH_CHARS + ' \r\n', 0, 60);
+      fields.splice(int(fields.length + 1), 0, `Content-Length: ${payload.length}`);
+      body = payload;
+    } else if (kind === 2 && version === '1.1') {
+      fields.splice(int(fields.length + 1), 0, 'Transfer-Encoding: chunked');
+      for (let n = int(4); n > 0; n--) {
+        const data = text(PATH_CHARS, 1, 40);
+        const ext = random() < 0.3 ? `;${text(NAME_CHARS, 1, 5)}=${text(NAME_CHARS, 1, 5)}` : '';
+        body += `${data.length.toString(16)}${ext}\r\n${data}\r\n`;
+      }
+      body += '0\r\n';
+      if (random() < 0.3) body += `X-Trailer: ${value()}\r\n`;
+      body += '\r\n';
+    }
+    return `${method} ${target} HTTP/${version}\r\n${fields.map((f) => f + '\r\n').join('')}\r\n${body}`;
+  };
+
+  const BAD = ['\r', '\n', '\x00', ' ', '\t', ':', '\x7f', '\x80', '\xff', 'a', '0', ',', '"', ';', '\x01'];
+  const mutate = (input: string): string => {
+    const at = int(input.length);
+    switch (int(3)) {
+      case 0:
+        return input.slice(0, at) + pick(BAD) + input.slice(at);
+      case 1:
+        return input.slice(0, at) + input.slice(at + 1);
+      default:
+        return input.slice(0, at) + pick(BAD) + input.slice(at + 1);
+    }
+  };
+
+  const cases: Case[] = [];
+  for (let i = 0; i < count; i++) {
+    const mutated = random() < 0.5;
+    let input = valid();
+    if (random() < 0.2) input += valid();
+    if (mutated) input = mutate(input);
+    const splits = Array.from({ length: int(4) }, () => int(input.length + 1)).sort((a, b) => a - b);
+    cases.push({ input, splits, mutated });
+  }
+  return cases;
+}
+
+export function chunksOf(bytes: Uint8Array, splits: number[]): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let from = 0;
+  for (const at of [...splits, bytes.length]) {
+    out.push(bytes.slice(from, at));
+    from = at;
+  }
+  return out;
+}
