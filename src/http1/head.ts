@@ -3,12 +3,13 @@ import {
   BODY_LENGTH,
   BODY_NONE,
   BODY_UNTIL_CLOSE,
+  FLAG_ASCII,
   FLAG_EXPECT_CONTINUE,
   FLAG_KEEP_ALIVE,
   FLAG_UPGRADE,
   Head,
 } from '../wasm/abi.js';
-import { latin1 } from './latin1.js';
+import { latin1Range } from './latin1.js';
 
 export type HeaderList = [name: string, value: string][];
 
@@ -21,22 +22,29 @@ const BODY_KINDS: Record<number, BodyKind> = {
 };
 
 /**
- * A parsed head that makes strings only when asked: the raw bytes and the parser's offset record
- * are kept; the first field read decodes the whole head once and every field is a slice of it.
+ * A parsed head that makes strings only when asked: it keeps the input bytes and the parser's
+ * offset record; the first field read decodes the whole head once and every field is a slice of
+ * that string. No typed-array view is made on the way (each costs more than the parse).
  */
 export abstract class MessageHead {
   private text: string | undefined;
   private headerList: HeaderList | undefined;
 
   constructor(
-    /** The head's bytes (start line through the empty line). */
-    readonly raw: Uint8Array,
-    /** The wasm head record (layout in src/wasm/abi.ts `Head`). */
-    protected readonly words: Uint32Array,
+    private readonly input: Uint8Array,
+    private readonly start: number,
+    private readonly end: number,
+    /** The wasm head record, copied (layout in src/wasm/abi.ts `Head`). */
+    protected readonly words: number[],
   ) {}
 
+  /** The head's bytes (start line through the empty line). */
+  get raw(): Uint8Array {
+    return this.input.subarray(this.start, this.end);
+  }
+
   protected slice(offset: number, length: number): string {
-    const text = (this.text ??= latin1(this.raw));
+    const text = (this.text ??= latin1Range(this.input, this.start, this.end, (this.words[Head.FLAGS] & FLAG_ASCII) !== 0));
     return text.slice(offset, offset + length);
   }
 

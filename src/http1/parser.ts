@@ -5,6 +5,7 @@ import {
   Chunked,
   Head,
   OPT_REQUEST_CONNECT,
+  OPT_REPORT_ASCII,
   OPT_REQUEST_HEAD,
   OPT_RESPONSE,
   PHASE_DATA,
@@ -14,7 +15,7 @@ import {
 import { wasmCore, type WasmCore } from '../wasm/module.js';
 import { HttpParseError } from './errors.js';
 import { RequestHead, ResponseHead, type HeaderList, type MessageHead } from './head.js';
-import { latin1 } from './latin1.js';
+import { latin1Range, wantsAsciiHint } from './latin1.js';
 import { resolveOptions, type ParserOptions, type ResolvedOptions } from './options.js';
 
 /** What a parser reports, in order, for each message. */
@@ -36,6 +37,13 @@ const CLOSED = 5;
 
 const EMPTY = new Uint8Array(0);
 const TWO_32 = 0x1_0000_0000;
+
+/** Copies words [from, from + count) of the result table into a plain array (no view allocated). */
+function copyWords(table: Uint32Array, from: number, count: number): number[] {
+  const out = new Array<number>(count);
+  for (let i = 0; i < count; i++) out[i] = table[from + i];
+  return out;
+}
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   const out = new Uint8Array(a.length + b.length);
@@ -77,11 +85,12 @@ export abstract class MessageParser<H extends MessageHead> {
     options?: ParserOptions,
   ) {
     this.options = resolveOptions(options);
+    if (wantsAsciiHint) this.options.flags |= OPT_REPORT_ASCII;
   }
 
   /** OPT_* bits for the next head. */
   protected abstract headOptions(): number;
-  protected abstract makeHead(raw: Uint8Array, words: Uint32Array): H;
+  protected abstract makeHead(input: Uint8Array, start: number, end: number, words: number[]): H;
   /** Whether this head switches protocols, after which the bytes are not HTTP/1.1. */
   protected abstract switchesProtocol(head: H): boolean;
 
@@ -178,8 +187,8 @@ export abstract class MessageParser<H extends MessageHead> {
           if (rc < 0) throw HttpParseError.fromWasm(rc);
           this.pendingHead = false;
           const table = core.table;
-          const words = table.slice(0, Head.FIELDS + 4 * table[Head.FIELD_COUNT]);
-          const head = this.makeHead(data.subarray(pos, pos + rc), words);
+          const words = copyWords(table, 0, Head.FIELDS + 4 * table[Head.FIELD_COUNT]);
+          const head = this.makeHead(data, pos, pos + rc, words);
           pos += rc;
           this.bytesConsumed += rc;
           this.startBody(head, words);
@@ -261,8 +270,8 @@ export abstract class MessageParser<H extends MessageHead> {
     this.sizeHi = table[Chunked.SIZE_HI];
     this.extBytes = table[Chunked.EXT_BYTES];
     // Copy the records out before any callback: a handler may run another parser on this core.
-    const spans = table.slice(Chunked.SPANS, Chunked.SPANS + 2 * table[Chunked.SPAN_COUNT]);
-    const trailerWords = table.slice(Chunked.TRAILERS, Chunked.TRAILERS + 4 * table[Chunked.TRAILER_COUNT]);
+    const spans = copyWords(table, Chunked.SPANS, 2 * table[Chunked.SPAN_COUNT]);
+    const trailerWords = copyWords(table, Chunked.TRAILERS, 4 * table[Chunked.TRAILER_COUNT]);
     for (let i = 0; i < spans.length; i += 2) {
       this.addBodyBytes(spans[i + 1]);
       this.handler.onBody?.(data.subarray(base + spans[i], base + spans[i] + spans[i + 1]));
@@ -273,8 +282,8 @@ export abstract class MessageParser<H extends MessageHead> {
         const name = base + trailerWords[i];
         const value = base + trailerWords[i + 2];
         trailers.push([
-          latin1(data.subarray(name, name + trailerWords[i + 1])),
-          latin1(data.subarray(value, value + trailerWords[i + 3])),
+          latin1Range(data, name, name + trailerWords[i + 1]),
+          latin1Range(data, value, value + trailerWords[i + 3]),
         ]);
       }
       this.handler.onTrailers(trailers);
@@ -282,7 +291,7 @@ export abstract class MessageParser<H extends MessageHead> {
     return rc;
   }
 
-  private startBody(head: H, words: Uint32Array): void {
+  private startBody(head: H, words: number[]): void {
     this.bodyBytes = 0;
     this.keepAlive = head.keepAlive;
     switch (words[Head.BODY]) {
@@ -324,8 +333,8 @@ export class RequestParser extends MessageParser<RequestHead> {
   protected headOptions(): number {
     return 0;
   }
-  protected makeHead(raw: Uint8Array, words: Uint32Array): RequestHead {
-    return new RequestHead(raw, words);
+  protected makeHead(input: Uint8Array, start: number, end: number, words: number[]): RequestHead {
+    return new RequestHead(input, start, end, words);
   }
   protected switchesProtocol(head: RequestHead): boolean {
     return head.upgrade;
@@ -350,8 +359,8 @@ export class ResponseParser extends MessageParser<ResponseHead> {
     const method = this.requestMethod;
     return OPT_RESPONSE | (method === 'HEAD' ? OPT_REQUEST_HEAD : method === 'CONNECT' ? OPT_REQUEST_CONNECT : 0);
   }
-  protected makeHead(raw: Uint8Array, words: Uint32Array): ResponseHead {
-    return new ResponseHead(raw, words);
+  protected makeHead(input: Uint8Array, start: number, end: number, words: number[]): ResponseHead {
+    return new ResponseHead(input, start, end, words);
   }
   protected switchesProtocol(head: ResponseHead): boolean {
     return head.upgrade;

@@ -45,6 +45,7 @@ export const Head = {
 export const FLAG_KEEP_ALIVE = 1;
 export const FLAG_UPGRADE = 2;
 export const FLAG_EXPECT_CONTINUE = 4;
+export const FLAG_ASCII = 8;
 
 export const BODY_NONE = 0;
 export const BODY_LENGTH = 1;
@@ -56,6 +57,7 @@ export const OPT_REQUEST_HEAD = 2;
 export const OPT_REQUEST_CONNECT = 4;
 export const OPT_ALLOW_BARE_LF = 8;
 export const OPT_ALLOW_OBS_FOLD = 16;
+export const OPT_REPORT_ASCII = 32;
 
 /** Chunked record word offsets (http1::chunked::slot). */
 export const Chunked = {

@@ -40,6 +40,8 @@ pub mod slot {
 pub const FLAG_KEEP_ALIVE: u32 = 1;
 pub const FLAG_UPGRADE: u32 = 2;
 pub const FLAG_EXPECT_CONTINUE: u32 = 4;
+/// Set (when OPT_REPORT_ASCII asked for it) if every byte of the head is ASCII.
+pub const FLAG_ASCII: u32 = 8;
 
 pub const BODY_NONE: u32 = 0;
 pub const BODY_LENGTH: u32 = 1;
@@ -56,6 +58,8 @@ pub const OPT_REQUEST_CONNECT: u32 = 4;
 pub const OPT_ALLOW_BARE_LF: u32 = 8;
 /// Lenient: accept obs-fold in responses (RFC 9112 §5.2 allows a user agent to).
 pub const OPT_ALLOW_OBS_FOLD: u32 = 16;
+/// Report FLAG_ASCII: callers without a byte-exact latin1 decoder use it to pick a fast one.
+pub const OPT_REPORT_ASCII: u32 = 32;
 
 pub struct HeadOptions {
     pub max_headers: usize,
@@ -79,7 +83,12 @@ pub fn parse(buf: &[u8], opts: &HeadOptions, out: &mut [u32]) -> Result<Option<u
     }?;
     match parsed {
         Some(n) if n > opts.max_head_bytes => Err(ParseError::HeaderTooLarge),
-        Some(n) => Ok(Some(n)),
+        Some(n) => {
+            if opts.flags & OPT_REPORT_ASCII != 0 && buf[..n].is_ascii() {
+                out[slot::FLAGS] |= FLAG_ASCII;
+            }
+            Ok(Some(n))
+        }
         None if buf.len() > opts.max_head_bytes => Err(too_large(buf, opts)),
         None => Ok(None),
     }

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// wirespeed CLI. `bench` runs suites and writes a result file (schema in bench/README.md).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_OPTIONS, QUICK_OPTIONS, runCase, type RunOptions } from './harness/runner.js';
+import { detectRuntime, serverFingerprint } from './harness/fingerprint.js';
+import { RESULT_SCHEMA, type BenchCase, type CaseResult, type ResultFile } from './harness/types.js';
+import { SUITES } from './suites/index.js';
+
+const USAGE = `usage: wirespeed bench [--suite parser[,...]] [--out FILE] [--quick] [--isolate] [--filter TEXT]
+
+  --suite    suites to run (default: all): ${Object.keys(SUITES).join(', ')}
+  --out      result file (default: bench/results/<suites>-<runtime>-<time>.json)
+  --quick    a smoke run in seconds instead of a real run in minutes
+  --isolate  run each case in a fresh process (JIT state of one case cannot skew another)
+  --filter   only cases whose "group / impl" contains TEXT`;
+
+async function selectCases(suites: string[], filter: string | undefined): Promise<BenchCase[]> {
+  const runtime = detectRuntime();
+  const cases: BenchCase[] = [];
+  for (const name of suites) {
+    const suite = SUITES[name];
+    if (!suite) throw new Error(`unknown suite "${name}" (have: ${Object.keys(SUITES).join(', ')})`);
+    for (const c of await suite.cases(runtime)) {
+      if (!filter || `${c.group} / ${c.impl}`.includes(filter)) cases.push(c);
+    }
+  }
+  return cases;
+}
+
+/** Runs case `index` of the selection in a child process and returns its result. */
+function runIsolated(args: string[], index: number): CaseResult {
+  const out = execFileSync(process.execPath, [process.argv[1], 'bench', ...args, '--case-index', String(index)], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return JSON.parse(out) as CaseResult;
+}
+
+function printSummary(results: CaseResult[]): void {
+  const rows = results.map((r) => {
+    const baseline = results.find((b) => b.suite === r.suite && b.group === r.group && b.baseline);
+    return {
+      case: `${r.suite} / ${r.group}`,
+      impl: r.impl,
+      'median ns': Number(r.stats.median.toFixed(1)),
+      '95% CI': `${r.stats.ciLow.toFixed(1)}–${r.stats.ciHigh.toFixed(1)}`,
+      p99: Number(r.stats.p99.toFixed(1)),
+      'x baseline': baseline ? Number((r.stats.median / baseline.stats.median).toFixed(3)) : '',
+    };
+  });
+  console.table(rows);
+}
+
+async function bench(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      suite: { type: 'string' },
+      out: { type: 'string' },
+      quick: { type: 'boolean', default: false },
+      isolate: { type: 'boolean', default: false },
+      filter: { type: 'string' },
+      'case-index': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) return console.log(USAGE);
+  const suites = values.suite ? values.suite.split(',') : Object.keys(SUITES);
+  const options: RunOptions = values.quick ? QUICK_OPTIONS : DEFAULT_OPTIONS;
+  const cases = await selectCases(suites, values.filter);
+
+  // Child of --isolate: run one case, print its result, nothing else.
+  if (values['case-index'] !== undefined) {
+    const result = await runCase(cases[Number(values['case-index'])], options);
+    process.stdout.write(JSON.stringify(result));
+    return;
+  }
+
+  const forwarded = [...(values.suite ? ['--suite', values.suite] : []), ...(values.quick ? ['--quick'] : []), ...(values.filter ? ['--filter', values.filter] : [])];
+  const results: CaseResult[] = [];
+  for (const [i, c] of cases.entries()) {
+    process.stderr.write(`[${i + 1}/${cases.length}] ${c.suite} / ${c.group} / ${c.impl}\n`);
+    results.push(values.isolate ? runIsolated(forwarded, i) : await runCase(c, options));
+  }
+  const file: ResultFile = {
+    schema: RESULT_SCHEMA,
+    createdAt: new Date().toISOString(),
+    fingerprint: await serverFingerprint(),
+    options: { quick: values.quick, isolate: values.isolate, warmupMs: options.warmupMs, minTimeMs: options.minTimeMs },
+    cases: results,
+  };
+  const out = resolve(values.out ?? `bench/results/${suites.join('+')}-${file.fingerprint.runtime}-${file.createdAt.replace(/[:.]/g, '-')}.json`);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(file, null, 1));
+  printSummary(results);
+  console.log(`\n${results.length} cases on ${file.fingerprint.cpuModel} (${file.fingerprint.runtime} ${file.fingerprint.runtimeVersion}) → ${out}`);
+}
+
+async function main(): Promise<void> {
+  const [command, ...rest] = process.argv.slice(2);
+  switch (command) {
+    case 'bench':
+      return bench(rest);
+    case undefined:
+    case 'help':
+    case '--help':
+      return console.log(USAGE);
+    default:
+      // compare, report and dashboard arrive with their own issues; say so instead of pretending.
+      console.error(`wirespeed: "${command}" is not available in this version.\n\n${USAGE}`);
+      process.exitCode = 2;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exitCode = 1;
+});

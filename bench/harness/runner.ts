@@ -1,0 +1,41 @@
+// Runs cases: a warm-up long enough for the JIT to tier up, then mitata's batched sampler.
+import { measure } from 'mitata';
+import { summarize } from './stats.js';
+import type { BenchCase, CaseResult } from './types.js';
+
+export interface RunOptions {
+  /** Time spent calling the operation before measuring (the JIT needs ~400 ms to settle). */
+  warmupMs: number;
+  /** Minimum measured time per case. */
+  minTimeMs: number;
+  /** Minimum number of samples per case. */
+  minSamples: number;
+}
+
+export const DEFAULT_OPTIONS: RunOptions = { warmupMs: 500, minTimeMs: 1500, minSamples: 40 };
+export const QUICK_OPTIONS: RunOptions = { warmupMs: 60, minTimeMs: 120, minSamples: 12 };
+
+let sink: unknown;
+
+export async function runCase(c: BenchCase, options: RunOptions): Promise<CaseResult> {
+  const fn = c.setup();
+  const end = performance.now() + options.warmupMs;
+  while (performance.now() < end) {
+    for (let i = 0; i < 32; i++) sink = fn();
+  }
+  const stats = await measure(fn, { min_cpu_time: options.minTimeMs * 1e6, min_samples: options.minSamples });
+  return {
+    suite: c.suite,
+    group: c.group,
+    impl: c.impl,
+    baseline: c.baseline ?? false,
+    unit: 'ns/op',
+    samples: stats.samples,
+    stats: summarize(stats.samples),
+  };
+}
+
+/** Keeps the last result alive so the optimiser cannot drop the work (read by nobody). */
+export function lastSink(): unknown {
+  return sink;
+}

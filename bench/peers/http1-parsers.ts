@@ -1,0 +1,197 @@
+// Every HTTP/1.1 request parser of the benchmark behind one shape: `make(input)` returns an
+// operation that parses all of `input` and touches method, url and every header name and value as
+// strings (the work a server does before calling a handler). Node-only peers load lazily.
+import { createRequire } from 'node:module';
+import { RequestParser } from '../../src/http1/index.js';
+
+export type ParserDriver = (input: Uint8Array) => () => number;
+
+/** wirespeed, materialising every string (the fair end-to-end comparison). */
+export const wirespeedStrings: ParserDriver = (input) => {
+  let sink = 0;
+  const parser = new RequestParser({
+    onHead(head) {
+      let n = head.method.length + head.url.length;
+      for (let i = 0; i < head.headerCount; i++) n += head.headerName(i).length + head.headerValue(i).length;
+      sink += n;
+    },
+    onBody(chunk) {
+      sink += chunk.length;
+    },
+    onTrailers(trailers) {
+      for (const [name, value] of trailers) sink += name.length + value.length;
+    },
+  });
+  return () => {
+    parser.execute(input);
+    return sink;
+  };
+};
+
+/** wirespeed's lazy path: framing and validation only, strings never made. */
+export const wirespeedLazy: ParserDriver = (input) => {
+  let sink = 0;
+  const parser = new RequestParser({
+    onHead(head) {
+      sink += head.headerCount;
+    },
+    onBody(chunk) {
+      sink += chunk.length;
+    },
+  });
+  return () => {
+    parser.execute(input);
+    return sink;
+  };
+};
+
+const require = createRequire(import.meta.url);
+
+/** Node's fastest bytes → latin1 string (what node:http and undici use internally). */
+type Latin1Buffer = Buffer & { latin1Slice(start: number, end: number): string };
+
+interface CallbackParser {
+  initialize?(type: number, resource: object): void;
+  execute(data: Uint8Array): unknown;
+  [key: number]: unknown;
+}
+
+/** Node's llhttp, with callbacks as node:http installs them (strings are made in C++). */
+export const llhttpNode: ParserDriver = (input) => {
+  const { HTTPParser, methods } = require('_http_common') as {
+    HTTPParser: { new (): CallbackParser; REQUEST: number; kOnHeaders: number; kOnHeadersComplete: number; kOnBody: number; kOnMessageComplete: number };
+    methods: string[];
+  };
+  let sink = 0;
+  const parser = new HTTPParser();
+  parser.initialize!(HTTPParser.REQUEST, {});
+  const countHeaders = (headers: string[]) => {
+    for (let i = 0; i < headers.length; i++) sink += headers[i].length;
+  };
+  parser[HTTPParser.kOnHeaders] = (headers: string[], url: string) => {
+    countHeaders(headers);
+    sink += url.length;
+  };
+  parser[HTTPParser.kOnHeadersComplete] = (_ma: number, _mi: number, headers: string[] | undefined, method: number, url: string | undefined) => {
+    if (headers) countHeaders(headers);
+    sink += methods[method].length + (url?.length ?? 0);
+    return 0;
+  };
+  parser[HTTPParser.kOnBody] = (chunk: Uint8Array) => {
+    sink += chunk.length;
+  };
+  parser[HTTPParser.kOnMessageComplete] = () => {};
+  const buffer = Buffer.from(input);
+  return () => {
+    const result = parser.execute(buffer);
+    if (result instanceof Error) throw result;
+    return sink;
+  };
+};
+
+/** http-parser-js: llhttp's API in pure JavaScript. */
+export const httpParserJs: ParserDriver = (input) => {
+  const { HTTPParser } = require('http-parser-js') as {
+    HTTPParser: { new (type: number): CallbackParser; REQUEST: number; kOnHeadersComplete: number; kOnBody: number; kOnMessageComplete: number; methods: string[] };
+  };
+  let sink = 0;
+  const parser = new HTTPParser(HTTPParser.REQUEST);
+  parser[HTTPParser.kOnHeadersComplete] = (info: { headers: string[]; method: number; url: string }) => {
+    for (let i = 0; i < info.headers.length; i++) sink += info.headers[i].length;
+    sink += HTTPParser.methods[info.method].length + info.url.length;
+  };
+  parser[HTTPParser.kOnBody] = (_chunk: Uint8Array, _start: number, length: number) => {
+    sink += length;
+  };
+  parser[HTTPParser.kOnMessageComplete] = () => {};
+  const buffer = Buffer.from(input);
+  return () => {
+    const result = parser.execute(buffer);
+    if (result instanceof Error) throw result;
+    return sink;
+  };
+};
+
+interface LlhttpWasm {
+  memory: WebAssembly.Memory;
+  llhttp_alloc(type: number): number;
+  malloc(size: number): number;
+  llhttp_execute(parser: number, data: number, length: number): number;
+  llhttp_get_method(parser: number): number;
+}
+
+/** undici's llhttp compiled to wasm, driven as undici's client does (callbacks into JS). */
+export const undiciWasm: ParserDriver = (input) => {
+  const bytes = require('undici/lib/llhttp/llhttp-wasm.js') as Uint8Array;
+  const constants = require('undici/lib/llhttp/constants.js') as { METHODS: Record<string, number>; TYPE: { REQUEST: number } };
+  const methodNames: string[] = [];
+  for (const [name, value] of Object.entries(constants.METHODS)) methodNames[value] = name;
+  let sink = 0;
+  let view: Latin1Buffer;
+  const text = (at: number, len: number) => view.latin1Slice(at, at + len);
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>), {
+    env: {
+      wasm_on_url: (_p: number, at: number, len: number) => ((sink += text(at, len).length), 0),
+      wasm_on_status: () => 0,
+      wasm_on_message_begin: () => 0,
+      wasm_on_header_field: (_p: number, at: number, len: number) => ((sink += text(at, len).length), 0),
+      wasm_on_header_value: (_p: number, at: number, len: number) => ((sink += text(at, len).length), 0),
+      wasm_on_headers_complete: (p: number) => ((sink += methodNames[llhttp.llhttp_get_method(p)].length), 0),
+      wasm_on_body: (_p: number, _at: number, len: number) => ((sink += len), 0),
+      wasm_on_message_complete: () => 0,
+    },
+  });
+  const llhttp = instance.exports as unknown as LlhttpWasm & { _initialize?(): void };
+  llhttp._initialize?.();
+  const parser = llhttp.llhttp_alloc(constants.TYPE.REQUEST);
+  const data = llhttp.malloc(input.length);
+  view = Buffer.from(llhttp.memory.buffer) as Latin1Buffer;
+  return () => {
+    view.set(input, data);
+    const rc = llhttp.llhttp_execute(parser, data, input.length);
+    if (rc !== 0) throw new Error(`llhttp wasm error ${rc}`);
+    return sink;
+  };
+};
+
+interface Milo {
+  alloc(len: number): number;
+  create(): number;
+  parse(parser: number, data: number, length: number): number;
+  getMethod(parser: number): number;
+  memory: WebAssembly.Memory;
+  Methods: Record<number, string>;
+  MESSAGE_TYPE_REQUEST: number;
+  setMode(parser: number, mode: number): void;
+  setOnUrl(parser: number, cb: (p: number, at: number, len: number) => void): void;
+  setOnMethod(parser: number, cb: (p: number, at: number, len: number) => void): void;
+  setOnHeaderName(parser: number, cb: (p: number, at: number, len: number) => void): void;
+  setOnHeaderValue(parser: number, cb: (p: number, at: number, len: number) => void): void;
+  setOnData(parser: number, cb: (p: number, at: number, len: number) => void): void;
+  setOnTrailerName(parser: number, cb: (p: number, at: number, len: number) => void): void;
+  setOnTrailerValue(parser: number, cb: (p: number, at: number, len: number) => void): void;
+}
+
+/** Milo: a Rust HTTP/1.1 parser compiled to wasm, with offset callbacks. */
+export const milo: ParserDriver = (input) => {
+  const m = (require('@perseveranza-pets/milo') as { milo: Milo }).milo;
+  let sink = 0;
+  const buffer = Buffer.from(input) as Latin1Buffer;
+  const text = (at: number, len: number) => buffer.latin1Slice(at, at + len);
+  const parser = m.create();
+  m.setMode(parser, m.MESSAGE_TYPE_REQUEST);
+  m.setOnMethod(parser, (_p, at, len) => (sink += text(at, len).length));
+  m.setOnUrl(parser, (_p, at, len) => (sink += text(at, len).length));
+  m.setOnHeaderName(parser, (_p, at, len) => (sink += text(at, len).length));
+  m.setOnHeaderValue(parser, (_p, at, len) => (sink += text(at, len).length));
+  m.setOnData(parser, (_p, _at, len) => (sink += len));
+  m.setOnTrailerName(parser, (_p, at, len) => (sink += text(at, len).length));
+  m.setOnTrailerValue(parser, (_p, at, len) => (sink += text(at, len).length));
+  const data = m.alloc(input.length);
+  return () => {
+    new Uint8Array(m.memory.buffer, data, input.length).set(input);
+    const consumed = m.parse(parser, data, input.length);
+    if (consumed !== input.length) throw new Error(`milo consumed ${consumed} of ${input.length}`);
+    return sink;
+  };
+};

@@ -1,0 +1,7 @@
+import type { Suite } from '../harness/types.js';
+import { parserSuite } from './parser.js';
+
+/** Every suite, by name. Later suites (hpack, router, ipc, http2, server) register here. */
+export const SUITES: Record<string, Suite> = {
+  parser: parserSuite,
+};
