@@ -45,16 +45,18 @@ export function detectRuntime(): Runtime {
   return 'browser';
 }
 
+async function gitCommit(): Promise<string | null> {
+  const { execFileSync } = await import('node:child_process');
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return null;
+  }
+}
+
 /** Fingerprint of a Node or Deno process. */
 export async function serverFingerprint(): Promise<Fingerprint> {
   const os = await import('node:os');
-  const { execFileSync } = await import('node:child_process');
-  let gitCommit: string | null = null;
-  try {
-    gitCommit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    gitCommit = null;
-  }
   const runtime = detectRuntime();
   const deno = (globalThis as { Deno?: { version: { deno: string } } }).Deno;
   return {
@@ -67,7 +69,7 @@ export async function serverFingerprint(): Promise<Fingerprint> {
     runtimeVersion: runtime === 'deno' ? (deno?.version.deno ?? 'unknown') : process.versions.node,
     userAgent: typeof navigator !== 'undefined' ? navigator.userAgent : `Node.js/${process.versions.node}`,
     wasm: wasmFeatures(),
-    gitCommit,
+    gitCommit: await gitCommit(),
     timerResolutionNs: timerResolutionNs(),
   };
 }

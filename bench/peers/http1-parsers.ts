@@ -68,19 +68,25 @@ export const llhttpNode: ParserDriver = (input) => {
   const countHeaders = (headers: string[]) => {
     for (let i = 0; i < headers.length; i++) sink += headers[i].length;
   };
-  parser[HTTPParser.kOnHeaders] = (headers: string[], url: string) => {
+  // As lib/_http_common.js: a URL flushed early is kept until headers complete; the one that comes
+  // again with a trailer flush is dropped at message complete.
+  let url = '';
+  parser[HTTPParser.kOnHeaders] = (headers: string[], part: string) => {
     countHeaders(headers);
-    sink += url.length;
+    url += part;
   };
-  parser[HTTPParser.kOnHeadersComplete] = (_ma: number, _mi: number, headers: string[] | undefined, method: number, url: string | undefined) => {
+  parser[HTTPParser.kOnHeadersComplete] = (_ma: number, _mi: number, headers: string[] | undefined, method: number, full: string | undefined) => {
     if (headers) countHeaders(headers);
-    sink += methods[method].length + (url?.length ?? 0);
+    sink += methods[method].length + (full ?? url).length;
+    url = '';
     return 0;
   };
   parser[HTTPParser.kOnBody] = (chunk: Uint8Array) => {
     sink += chunk.length;
   };
-  parser[HTTPParser.kOnMessageComplete] = () => {};
+  parser[HTTPParser.kOnMessageComplete] = () => {
+    url = '';
+  };
   const buffer = Buffer.from(input);
   return () => {
     const result = parser.execute(buffer);
@@ -92,10 +98,14 @@ export const llhttpNode: ParserDriver = (input) => {
 /** http-parser-js: llhttp's API in pure JavaScript. */
 export const httpParserJs: ParserDriver = (input) => {
   const { HTTPParser } = require('http-parser-js') as {
-    HTTPParser: { new (type: number): CallbackParser; REQUEST: number; kOnHeadersComplete: number; kOnBody: number; kOnMessageComplete: number; methods: string[] };
+    HTTPParser: { new (type: number): CallbackParser; REQUEST: number; kOnHeaders: number; kOnHeadersComplete: number; kOnBody: number; kOnMessageComplete: number; methods: string[] };
   };
   let sink = 0;
   const parser = new HTTPParser(HTTPParser.REQUEST);
+  // Trailers arrive here.
+  parser[HTTPParser.kOnHeaders] = (headers: string[]) => {
+    for (let i = 0; i < headers.length; i++) sink += headers[i].length;
+  };
   parser[HTTPParser.kOnHeadersComplete] = (info: { headers: string[]; method: number; url: string }) => {
     for (let i = 0; i < info.headers.length; i++) sink += info.headers[i].length;
     sink += HTTPParser.methods[info.method].length + info.url.length;
@@ -127,8 +137,9 @@ export const undiciWasm: ParserDriver = (input) => {
   const methodNames: string[] = [];
   for (const [name, value] of Object.entries(constants.METHODS)) methodNames[value] = name;
   let sink = 0;
-  let view: Latin1Buffer;
-  const text = (at: number, len: number) => view.latin1Slice(at, at + len);
+  // The memory view is made once the instance exists; the callbacks only run after that.
+  const memory: { view?: Latin1Buffer } = {};
+  const text = (at: number, len: number) => memory.view!.latin1Slice(at, at + len);
   const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>), {
     env: {
       wasm_on_url: (_p: number, at: number, len: number) => ((sink += text(at, len).length), 0),
@@ -145,9 +156,9 @@ export const undiciWasm: ParserDriver = (input) => {
   llhttp._initialize?.();
   const parser = llhttp.llhttp_alloc(constants.TYPE.REQUEST);
   const data = llhttp.malloc(input.length);
-  view = Buffer.from(llhttp.memory.buffer) as Latin1Buffer;
+  memory.view = Buffer.from(llhttp.memory.buffer) as Latin1Buffer;
   return () => {
-    view.set(input, data);
+    memory.view!.set(input, data);
     const rc = llhttp.llhttp_execute(parser, data, input.length);
     if (rc !== 0) throw new Error(`llhttp wasm error ${rc}`);
     return sink;

@@ -32,13 +32,12 @@ interface BindgenExports extends WasmExports {
 }
 
 function instantiate(): WasmExports {
-  let exports: BindgenExports | undefined;
   // The only import wasm-bindgen emits for a numbers-only ABI: seed the externref table exactly as
   // its generated glue does (tests/wasm/abi.test.ts fails if the module ever asks for more).
   const imports = {
     './wirespeed_wasm_bg.js': {
       __wbindgen_init_externref_table() {
-        const table = exports!.__wbindgen_externrefs;
+        const table = (instance.exports as unknown as BindgenExports).__wbindgen_externrefs;
         table.set(0, undefined);
         table.set(1024, undefined);
         table.set(1025, null);
@@ -47,7 +46,8 @@ function instantiate(): WasmExports {
       },
     },
   };
-  exports = new WebAssembly.Instance(wasmModule(), imports).exports as unknown as BindgenExports;
+  const instance = new WebAssembly.Instance(wasmModule(), imports);
+  const exports = instance.exports as unknown as BindgenExports;
   exports.__wbindgen_start();
   return exports;
 }

@@ -1,0 +1,52 @@
+// The CLI end to end: a real (quick, filtered) run writing a real result file, in a fresh process
+// per case.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ResultFile } from '../../bench/harness/types.js';
+
+const cli = new URL('../../dist/bench/cli.js', import.meta.url).pathname;
+
+describe('wirespeed bench', () => {
+  it('writes a result file with fingerprint, raw samples and statistics', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'wirespeed-bench-')), 'result.json');
+    const stdout = execFileSync(process.execPath, [cli, 'bench', '--suite', 'parser', '--quick', '--isolate', '--filter', 'simple GET', '--out', out], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(stdout).toContain('x baseline');
+    const result = JSON.parse(readFileSync(out, 'utf8')) as ResultFile;
+    expect(result.schema).toBe('wirespeed-bench/1');
+    expect(result.options).toMatchObject({ quick: true, isolate: true });
+    expect(result.fingerprint.cores).toBeGreaterThan(0);
+    expect(result.fingerprint.runtime).toBe('node');
+    expect(result.fingerprint.wasm.bulkMemory).toBe(true);
+    expect(result.fingerprint.cpuModel).not.toBe('');
+    const impls = result.cases.map((c) => c.impl);
+    expect(impls).toContain('wirespeed');
+    expect(impls).toContain('llhttp (node:http)');
+    for (const c of result.cases) {
+      expect(c.group).toBe('simple GET (78 B)');
+      expect(c.samples.length).toBeGreaterThanOrEqual(16);
+      expect(c.stats.median).toBeGreaterThan(0);
+      expect(c.stats.ciLow).toBeLessThanOrEqual(c.stats.median);
+      expect(c.stats.ciHigh).toBeGreaterThanOrEqual(c.stats.median);
+    }
+    expect(result.cases.filter((c) => c.baseline)).toHaveLength(1);
+  });
+
+  it('refuses an unknown suite and an unknown command with a clear message', () => {
+    const run = (args: string[]) => {
+      try {
+        execFileSync(process.execPath, [cli, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+        return 'exit 0';
+      } catch (error) {
+        return (error as { stderr: string }).stderr;
+      }
+    };
+    expect(run(['bench', '--suite', 'nope'])).toContain('unknown suite "nope"');
+    expect(run(['frobnicate'])).toContain('"frobnicate" is not available');
+  });
+});
