@@ -1,12 +1,18 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 export default defineConfig({
+  // The dashboard app (dashboard/) builds into dist/dashboard, served by `npm start`.
+  root: here('./dashboard'),
+  plugins: [react()],
+  build: { outDir: here('./dist/dashboard'), emptyOutDir: true },
   test: {
+    root: here('.'),
     include: ['tests/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Suites that start processes or time things run alone so they do not disturb each other.
-    fileParallelism: true,
-    reporters: ['default'],
   },
 });

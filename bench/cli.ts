@@ -8,14 +8,30 @@ import { DEFAULT_OPTIONS, QUICK_OPTIONS, runCase, type RunOptions } from './harn
 import { detectRuntime, serverFingerprint } from './harness/fingerprint.js';
 import { RESULT_SCHEMA, type BenchCase, type CaseResult, type ResultFile } from './harness/types.js';
 import { SUITES } from './suites/index.js';
+import { startDashboard } from './dashboard/server.js';
 
 const USAGE = `usage: wirespeed bench [--suite parser[,...]] [--out FILE] [--quick] [--isolate] [--filter TEXT]
+       wirespeed dashboard [--port N] [--host H] [--results DIR]
 
   --suite    suites to run (default: all): ${Object.keys(SUITES).join(', ')}
   --out      result file (default: bench/results/<suites>-<runtime>-<time>.json)
   --quick    a smoke run in seconds instead of a real run in minutes
   --isolate  run each case in a fresh process (JIT state of one case cannot skew another)
-  --filter   only cases whose "group / impl" contains TEXT`;
+  --filter   only cases whose "group / impl" contains TEXT
+
+  dashboard  serves the dashboard and the result files (default port 8787, results bench/results)`;
+
+async function dashboard(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { port: { type: 'string', default: '8787' }, host: { type: 'string', default: '127.0.0.1' }, results: { type: 'string', default: 'bench/results' } },
+  });
+  const staticDir = new URL('../dashboard/', import.meta.url).pathname;
+  const server = await startDashboard({ port: Number(values.port), hostname: values.host, staticDir, resultsDir: values.results });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : values.port;
+  console.log(`wirespeed dashboard on http://${values.host}:${port}/ (results from ${resolve(values.results)})`);
+}
 
 async function selectCases(suites: string[], filter: string | undefined): Promise<BenchCase[]> {
   const runtime = detectRuntime();
@@ -105,12 +121,14 @@ async function main(): Promise<void> {
   switch (command) {
     case 'bench':
       return bench(rest);
+    case 'dashboard':
+      return dashboard(rest);
     case undefined:
     case 'help':
     case '--help':
       return console.log(USAGE);
     default:
-      // compare, report and dashboard arrive with their own issues; say so instead of pretending.
+      // compare and report arrive with their own issue; say so instead of pretending.
       console.error(`wirespeed: "${command}" is not available in this version.\n\n${USAGE}`);
       process.exitCode = 2;
   }

@@ -39,10 +39,17 @@ function buildTypeScript() {
   run(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json']);
 }
 
+function buildDashboard() {
+  if (!isStale('dist/dashboard/index.html', ['dashboard', 'bench/harness', 'vite.config.ts'])) return;
+  log('building the dashboard (vite)');
+  run(join(root, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn']);
+}
+
 export function build() {
   setup();
   buildWasm();
   buildTypeScript();
+  buildDashboard();
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) build();

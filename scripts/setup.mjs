@@ -5,6 +5,19 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { capture, log, pinnedWasmBindgen, root, run, wasmBindgenBin } from './tools.mjs';
 
+/** Debian packages the tests drive as real peers (installed once, when missing). */
+const DEBIAN_PACKAGES = [{ bin: '/usr/bin/chromium', pkg: 'chromium' }];
+
+function installDebianPackages() {
+  const missing = DEBIAN_PACKAGES.filter(({ bin }) => !existsSync(bin)).map(({ pkg }) => pkg);
+  if (missing.length === 0) return;
+  log(`installing Debian packages: ${missing.join(' ')} (apt-get)`);
+  const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'update', '-qq'], { env });
+  run(sudo[0] ?? 'apt-get', [...(sudo.length ? ['apt-get'] : []), 'install', '-y', '-qq', '--no-install-recommends', ...missing], { env });
+}
+
 export function setup() {
   if (!existsSync(join(root, 'node_modules/.package-lock.json'))) {
     log('installing npm packages (npm ci)');
@@ -24,6 +37,8 @@ export function setup() {
     log(`installing wasm-bindgen-cli ${version} into ${dirname(dirname(bin))} (one time, ~5 min)`);
     run('cargo', ['install', 'wasm-bindgen-cli', '--version', version, '--root', dirname(dirname(bin))]);
   }
+
+  installDebianPackages();
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) setup();
