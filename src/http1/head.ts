@@ -9,6 +9,7 @@ import {
   FLAG_UPGRADE,
   Head,
 } from '../wasm/abi.js';
+import type { TableReader } from '../wasm/module.js';
 import { latin1Range } from './latin1.js';
 
 export type HeaderList = [name: string, value: string][];
@@ -24,19 +25,32 @@ const BODY_KINDS: Record<number, BodyKind> = {
 /**
  * A parsed head that makes strings only when asked: it keeps the input bytes and the parser's
  * offset record; the first field read decodes the whole head once and every field is a slice of
- * that string. No typed-array view is made on the way (each costs more than the parse).
+ * that string. The record is read in place from the wasm result table until the next parse would
+ * overwrite it; only then is it copied out (so a handler that reads fields at once never copies).
  */
-export abstract class MessageHead {
+export abstract class MessageHead implements TableReader {
   private text: string | undefined;
   private headerList: HeaderList | undefined;
+  /** The wasm head record (layout in src/wasm/abi.ts `Head`): the live table, or a copy. */
+  protected words: ArrayLike<number>;
 
   constructor(
     private readonly input: Uint8Array,
     private readonly start: number,
     private readonly end: number,
-    /** The wasm head record, copied (layout in src/wasm/abi.ts `Head`). */
-    protected readonly words: number[],
-  ) {}
+    table: Uint32Array,
+  ) {
+    this.words = table;
+  }
+
+  /** Copies the record out of the result table, which is about to be reused. */
+  detach(): void {
+    const table = this.words;
+    const count = Head.FIELDS + 4 * table[Head.FIELD_COUNT];
+    const words = new Array<number>(count);
+    for (let i = 0; i < count; i++) words[i] = table[i];
+    this.words = words;
+  }
 
   /** The head's bytes (start line through the empty line). */
   get raw(): Uint8Array {

@@ -1,9 +1,5 @@
 import {
-  BODY_CHUNKED,
-  BODY_LENGTH,
-  BODY_UNTIL_CLOSE,
   Chunked,
-  Head,
   OPT_REQUEST_CONNECT,
   OPT_REPORT_ASCII,
   OPT_REQUEST_HEAD,
@@ -90,7 +86,7 @@ export abstract class MessageParser<H extends MessageHead> {
 
   /** OPT_* bits for the next head. */
   protected abstract headOptions(): number;
-  protected abstract makeHead(input: Uint8Array, start: number, end: number, words: number[]): H;
+  protected abstract makeHead(input: Uint8Array, start: number, end: number, table: Uint32Array): H;
   /** Whether this head switches protocols, after which the bytes are not HTTP/1.1. */
   protected abstract switchesProtocol(head: H): boolean;
 
@@ -186,12 +182,11 @@ export abstract class MessageParser<H extends MessageHead> {
           }
           if (rc < 0) throw HttpParseError.fromWasm(rc);
           this.pendingHead = false;
-          const table = core.table;
-          const words = copyWords(table, 0, Head.FIELDS + 4 * table[Head.FIELD_COUNT]);
-          const head = this.makeHead(data, pos, pos + rc, words);
+          const head = this.makeHead(data, pos, pos + rc, core.table);
+          core.lendTable(head);
           pos += rc;
           this.bytesConsumed += rc;
-          this.startBody(head, words);
+          this.startBody(head);
           this.handler.onHead(head);
           if (this.switchesProtocol(head)) {
             this.keepAlive = true;
@@ -257,14 +252,11 @@ export abstract class MessageParser<H extends MessageHead> {
 
   /** One decode_chunked call: emits data spans and, at the end, trailers. Returns bytes consumed. */
   private decodeChunks(data: Uint8Array, pos: number, base: number): number {
-    const table = this.core.table;
-    table[Chunked.PHASE] = this.phase;
-    table[Chunked.SIZE_LO] = this.sizeLo;
-    table[Chunked.SIZE_HI] = this.sizeHi;
-    table[Chunked.EXT_BYTES] = this.extBytes;
     const o = this.options;
-    const rc = this.core.decodeChunked(pos - base, data.length - base, o.maxChunkExtensionBytes, o.maxHeadBytes, o.flags);
+    const state = [this.phase, this.sizeLo, this.sizeHi, this.extBytes] as const;
+    const rc = this.core.decodeChunked(pos - base, data.length - base, o.maxChunkExtensionBytes, o.maxHeadBytes, o.flags, state);
     if (rc < 0) throw HttpParseError.fromWasm(rc);
+    const table = this.core.table;
     this.phase = table[Chunked.PHASE];
     this.sizeLo = table[Chunked.SIZE_LO];
     this.sizeHi = table[Chunked.SIZE_HI];
@@ -291,11 +283,11 @@ export abstract class MessageParser<H extends MessageHead> {
     return rc;
   }
 
-  private startBody(head: H, words: number[]): void {
+  private startBody(head: H): void {
     this.bodyBytes = 0;
     this.keepAlive = head.keepAlive;
-    switch (words[Head.BODY]) {
-      case BODY_LENGTH: {
+    switch (head.bodyKind) {
+      case 'length': {
         const length = head.contentLength;
         if (length > this.options.maxBodyBytes) {
           throw new HttpParseError('ERR_BODY_TOO_LARGE', `Content-Length ${length} is over the limit`);
@@ -306,11 +298,11 @@ export abstract class MessageParser<H extends MessageHead> {
         }
         return;
       }
-      case BODY_CHUNKED:
+      case 'chunked':
         this.state = BODY_BY_CHUNKS;
         this.phase = this.sizeLo = this.sizeHi = this.extBytes = 0;
         return;
-      case BODY_UNTIL_CLOSE:
+      case 'until-close':
         this.state = BODY_TO_CLOSE;
         return;
     }
@@ -333,8 +325,8 @@ export class RequestParser extends MessageParser<RequestHead> {
   protected headOptions(): number {
     return 0;
   }
-  protected makeHead(input: Uint8Array, start: number, end: number, words: number[]): RequestHead {
-    return new RequestHead(input, start, end, words);
+  protected makeHead(input: Uint8Array, start: number, end: number, table: Uint32Array): RequestHead {
+    return new RequestHead(input, start, end, table);
   }
   protected switchesProtocol(head: RequestHead): boolean {
     return head.upgrade;
@@ -359,8 +351,8 @@ export class ResponseParser extends MessageParser<ResponseHead> {
     const method = this.requestMethod;
     return OPT_RESPONSE | (method === 'HEAD' ? OPT_REQUEST_HEAD : method === 'CONNECT' ? OPT_REQUEST_CONNECT : 0);
   }
-  protected makeHead(input: Uint8Array, start: number, end: number, words: number[]): ResponseHead {
-    return new ResponseHead(input, start, end, words);
+  protected makeHead(input: Uint8Array, start: number, end: number, table: Uint32Array): ResponseHead {
+    return new ResponseHead(input, start, end, table);
   }
   protected switchesProtocol(head: ResponseHead): boolean {
     return head.upgrade;

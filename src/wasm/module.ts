@@ -52,11 +52,19 @@ function instantiate(): WasmExports {
   return exports;
 }
 
+/** Something that reads the result table in place and must copy what it needs before it changes. */
+export interface TableReader {
+  detach(): void;
+}
+
 /**
  * The wasm instance with typed views of its input buffer and result table. All parsers of a thread
  * share it; calls are synchronous, so they never interleave.
  */
 export class WasmCore {
+  /** Reads the table in place until the next call that writes it. */
+  private tableReader: TableReader | null = null;
+
   exports!: WasmExports;
   /** View of the whole linear memory; re-created when memory grows. */
   bytes!: Uint8Array;
@@ -76,6 +84,8 @@ export class WasmCore {
   }
 
   reserve(capacity: number): void {
+    // Growing may replace memory.buffer, which empties every view of the old one.
+    this.reclaimTable();
     try {
       this.inputPtr = this.exports.input_buffer(capacity);
     } catch (error) {
@@ -85,8 +95,21 @@ export class WasmCore {
     this.refreshViews();
   }
 
+  /** Lends the table to `reader` until the next call that writes it (which detaches the reader). */
+  lendTable(reader: TableReader): void {
+    this.tableReader = reader;
+  }
+
+  private reclaimTable(): void {
+    if (this.tableReader) {
+      this.tableReader.detach();
+      this.tableReader = null;
+    }
+  }
+
   /** parse_head over the loaded input; see wasm/src/lib.rs. */
   parseHead(start: number, end: number, maxHeaders: number, maxHead: number, maxTarget: number, options: number): number {
+    this.reclaimTable();
     let rc: number;
     try {
       rc = this.exports.parse_head(start, end, maxHeaders, maxHead, maxTarget, options);
@@ -97,8 +120,21 @@ export class WasmCore {
     return rc;
   }
 
-  /** decode_chunked over the loaded input; the state is in the table. */
-  decodeChunked(start: number, end: number, maxExtension: number, maxTrailer: number, options: number): number {
+  /**
+   * decode_chunked over the loaded input, from the decoder state given (phase, size halves,
+   * extension bytes); the new state, spans and trailers are in the table afterwards.
+   */
+  decodeChunked(
+    start: number,
+    end: number,
+    maxExtension: number,
+    maxTrailer: number,
+    options: number,
+    state: readonly [phase: number, sizeLo: number, sizeHi: number, extBytes: number],
+  ): number {
+    this.reclaimTable();
+    const table = this.table;
+    for (let i = 0; i < 4; i++) table[i] = state[i];
     let rc: number;
     try {
       rc = this.exports.decode_chunked(start, end, maxExtension, maxTrailer, options);
@@ -116,6 +152,7 @@ export class WasmCore {
   }
 
   private reset(): void {
+    this.reclaimTable();
     this.exports = instantiate();
     this.inputPtr = this.exports.input_buffer(0);
     this.capacity = 64 * 1024;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseRequest, parseResponse, RequestParser, HttpParseError } from '../../src/http1/index.js';
+import { parseRequest, parseResponse, RequestParser, HttpParseError, WasmTrapError, type RequestHead } from '../../src/http1/index.js';
+import { wasmCore } from '../../src/wasm/module.js';
 import { decode, encode, errorCode, feed } from '../helpers.js';
 
 const GET = 'GET /search?q=1 HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\n\r\n';
@@ -87,6 +88,44 @@ describe('requests', () => {
 
   it('skips empty lines before a request line (RFC 9112 §2.2)', () => {
     expect(parseRequest(encode('\r\n\r\n' + GET)).url).toBe('/search?q=1');
+  });
+});
+
+describe('heads read later', () => {
+  // A head reads the shared wasm result table in place until something else would overwrite it.
+  const keepHead = (input: string) => {
+    let kept: RequestHead | undefined;
+    new RequestParser({ onHead: (head) => (kept = head) }).execute(encode(input));
+    return kept!;
+  };
+  const expectFirst = (head: RequestHead) => {
+    expect([head.method, head.url, head.headers]).toEqual(['PUT', '/first', [['X-First', '1'], ['Content-Length', '0']]]);
+  };
+  const FIRST = 'PUT /first HTTP/1.1\r\nX-First: 1\r\nContent-Length: 0\r\n\r\n';
+
+  it('keep their fields after another parser reuses the table', () => {
+    const head = keepHead(FIRST);
+    keepHead('GET /second HTTP/1.1\r\nA: b\r\nC: d\r\nE: f\r\n\r\n');
+    expectFirst(head);
+  });
+
+  it('keep their fields after a chunked body reuses the table', () => {
+    const head = keepHead(FIRST);
+    parseRequest(encode('POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n'));
+    expectFirst(head);
+  });
+
+  it('keep their fields after wasm memory grows', () => {
+    const head = keepHead(FIRST);
+    const big = 'POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n' + '1;x=y\r\na\r\n'.repeat(400_000) + '0\r\n\r\n';
+    expect(parseRequest(encode(big)).body.length).toBe(400_000);
+    expectFirst(head);
+  });
+
+  it('keep their fields after a trap replaces the instance', () => {
+    const head = keepHead(FIRST);
+    expect(() => wasmCore().reserve(0xffff_ffff)).toThrow(WasmTrapError);
+    expectFirst(head);
   });
 });
 
