@@ -20,8 +20,11 @@ function installDebianPackages() {
 
 export function setup() {
   if (!existsSync(join(root, 'node_modules/.package-lock.json'))) {
-    log('installing npm packages (npm ci)');
-    run('npm', ['ci', '--no-audit', '--no-fund']);
+    // Not `npm ci`: the registry these machines reach serves deno's per-platform binaries for
+    // linux-x64 only, so the lockfile cannot list the other platforms' optional packages and
+    // `npm ci` refuses it as out of sync. `npm install` follows the lockfile and skips them.
+    log('installing npm packages (npm install)');
+    run('npm', ['install', '--no-audit', '--no-fund']);
   }
 
   const targets = capture('rustup', ['target', 'list', '--installed']) ?? '';
