@@ -11,7 +11,7 @@ import { SUITES } from './suites/index.js';
 import { startDashboard } from './dashboard/server.js';
 
 const USAGE = `usage: wirespeed bench [--suite parser[,...]] [--out FILE] [--quick] [--isolate] [--filter TEXT]
-       wirespeed dashboard [--port N] [--host H] [--results DIR]
+       wirespeed dashboard [--port N] [--host H] [--results DIR[,DIR...]]
 
   --suite    suites to run (default: all): ${Object.keys(SUITES).join(', ')}
   --out      result file (default: bench/results/<suites>-<runtime>-<time>.json)
@@ -27,10 +27,11 @@ async function dashboard(argv: string[]): Promise<void> {
     options: { port: { type: 'string', default: '8787' }, host: { type: 'string', default: '127.0.0.1' }, results: { type: 'string', default: 'bench/results' } },
   });
   const staticDir = new URL('../dashboard/', import.meta.url).pathname;
-  const server = await startDashboard({ port: Number(values.port), hostname: values.host, staticDir, resultsDir: values.results });
+  const resultsDirs = values.results.split(',');
+  const server = await startDashboard({ port: Number(values.port), hostname: values.host, staticDir, resultsDirs });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : values.port;
-  console.log(`wirespeed dashboard on http://${values.host}:${port}/ (results from ${resolve(values.results)})`);
+  console.log(`wirespeed dashboard on http://${values.host}:${port}/ (results from ${resultsDirs.map((d) => resolve(d)).join(', ')})`);
 }
 
 async function selectCases(suites: string[], filter: string | undefined): Promise<BenchCase[]> {

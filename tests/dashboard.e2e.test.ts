@@ -18,7 +18,9 @@ let origin: string;
 beforeAll(async () => {
   const results = mkdtempSync(join(tmpdir(), 'wirespeed-dash-'));
   execFileSync(process.execPath, [cli, 'bench', '--suite', 'parser', '--quick', '--filter', 'simple GET', '--out', join(results, 'run.json')], { stdio: 'ignore' });
-  server = spawn(process.execPath, [cli, 'dashboard', '--port', '0', '--results', results], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // As `npm start` does: the user's results first, then the reference run of docs/results.
+  const dirs = `${results},${join(root, 'docs/results')}`;
+  server = spawn(process.execPath, [cli, 'dashboard', '--port', '0', '--results', dirs], { stdio: ['ignore', 'pipe', 'inherit'] });
   origin = await new Promise<string>((resolve, reject) => {
     server.stdout!.on('data', (chunk: Buffer) => {
       const match = /http:\/\/[\d.]+:\d+/.exec(chunk.toString());
@@ -45,6 +47,7 @@ describe('dashboard', () => {
     const response = await page.goto(origin);
     expect(response?.headers()['cross-origin-opener-policy']).toBe('same-origin');
     expect(response?.headers()['cross-origin-embedder-policy']).toBe('require-corp');
+    await page.getByLabel('result file').selectOption('run.json');
     await page.getByRole('heading', { name: 'parser / simple GET (78 B)' }).waitFor();
     expect(await page.locator('canvas').count()).toBe(1);
     const table = await page.locator('table').innerText();
@@ -61,6 +64,6 @@ describe('dashboard', () => {
     expect((await fetch(`${origin}/api/results/none.json`)).status).toBe(404);
     expect((await fetch(`${origin}/%2e%2e/%2e%2e/package.json`)).status).not.toBe(200);
     const list = (await (await fetch(`${origin}/api/results`)).json()) as { name: string }[];
-    expect(list.map((r) => r.name)).toEqual(['run.json']);
+    expect(list.map((r) => r.name).sort()).toEqual(['parser-node-2026-11-22.json', 'run.json']);
   });
 });

@@ -11,7 +11,8 @@ export interface DashboardOptions {
   hostname: string;
   /** The built app (index.html and assets). */
   staticDir: string;
-  resultsDir: string;
+  /** Folders of result files, searched in order (names are unique per server: first one wins). */
+  resultsDirs: string[];
 }
 
 const TYPES: Record<string, string> = {
@@ -38,17 +39,26 @@ function inside(root: string, relative: string): string | null {
   return path === root || path.startsWith(root + sep) ? path : null;
 }
 
-async function listResults(dir: string) {
-  let names: string[];
-  try {
-    names = (await readdir(dir)).filter((n) => n.endsWith('.json'));
-  } catch {
-    return [];
-  }
-  const items = [];
-  for (const name of names) {
+/** name → path of every result file in `dirs` (the first folder holding a name wins). */
+async function resultFiles(dirs: string[]): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const dir of dirs) {
+    let names: string[] = [];
     try {
-      const file = JSON.parse(await readFile(join(dir, name), 'utf8')) as ResultFile;
+      names = (await readdir(dir)).filter((n) => n.endsWith('.json'));
+    } catch {
+      // A folder that does not exist yet holds no results.
+    }
+    for (const name of names) if (!files.has(name)) files.set(name, join(dir, name));
+  }
+  return files;
+}
+
+async function listResults(dirs: string[]) {
+  const items = [];
+  for (const [name, path] of await resultFiles(dirs)) {
+    try {
+      const file = JSON.parse(await readFile(path, 'utf8')) as ResultFile;
       if (file.schema !== RESULT_SCHEMA) continue;
       items.push({
         name,
@@ -68,21 +78,18 @@ async function listResults(dir: string) {
 
 export function startDashboard(options: DashboardOptions): Promise<Server> {
   const staticDir = resolve(options.staticDir);
-  const resultsDir = resolve(options.resultsDir);
+  const resultsDirs = options.resultsDirs.map((dir) => resolve(dir));
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed');
-      if (url.pathname === '/api/results') return send(res, 200, JSON.stringify(await listResults(resultsDir)), TYPES['.json']);
+      if (url.pathname === '/api/results') return send(res, 200, JSON.stringify(await listResults(resultsDirs)), TYPES['.json']);
       if (url.pathname.startsWith('/api/results/')) {
         const name = decodeURIComponent(url.pathname.slice('/api/results/'.length));
-        const path = name.endsWith('.json') && !name.includes('/') ? inside(resultsDir, name) : null;
-        if (!path) return send(res, 400, 'bad result name');
-        try {
-          return send(res, 200, await readFile(path), TYPES['.json']);
-        } catch {
-          return send(res, 404, 'no such result');
-        }
+        if (!/^[\w.+-]+\.json$/.test(name) || name.startsWith('.')) return send(res, 400, 'bad result name');
+        const path = (await resultFiles(resultsDirs)).get(name);
+        if (!path) return send(res, 404, 'no such result');
+        return send(res, 200, await readFile(path), TYPES['.json']);
       }
       const path = inside(staticDir, url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname));
       if (!path) return send(res, 400, 'bad path');
