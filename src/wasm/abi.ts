@@ -21,6 +21,13 @@ export interface WasmExports {
     maxTrailerBytes: number,
     options: number,
   ): number;
+  hpack_decoder_new(maxTableSize: number, maxListSize: number, maxFields: number): number;
+  hpack_encoder_new(maxTableSize: number, huffman: number): number;
+  hpack_free(handle: number): void;
+  hpack_set_table_limit(handle: number, limit: number): number;
+  hpack_decode(handle: number, len: number): number;
+  hpack_table_dump(handle: number): number;
+  hpack_encode(handle: number, count: number): number;
 }
 
 export const RESULT_WORDS = 10 + 4 * 1024;
@@ -97,4 +104,32 @@ export const PARSE_ERROR_CODES = [
   'ERR_CHUNK_EXTENSION_TOO_LARGE',
   'ERR_INVALID_CHUNK_DATA',
   'ERR_INVALID_TRAILER',
+] as const;
+
+/** Result table words of the HPACK calls (wasm/src/lib.rs). */
+export const Hpack = {
+  ARENA_PTR: 0,
+  ARENA_LEN: 1,
+  FIELDS_PTR: 2,
+  TABLE_SIZE: 3,
+  OUTPUT_PTR: 0,
+  MAX_ENCODE_FIELDS: Math.floor(RESULT_WORDS / 3),
+  FIELD_WORDS: 5,
+  FIELD_NEVER_INDEXED: 1,
+  FIELD_SENSITIVE: 1,
+} as const;
+
+/** hpack::HpackError, by number. */
+export const HPACK_ERROR_CODES = [
+  '',
+  'ERR_HPACK_TRUNCATED',
+  'ERR_HPACK_INTEGER_OVERFLOW',
+  'ERR_HPACK_INVALID_INDEX',
+  'ERR_HPACK_HUFFMAN_PADDING',
+  'ERR_HPACK_HUFFMAN_EOS',
+  'ERR_HPACK_TABLE_SIZE_TOO_LARGE',
+  'ERR_HPACK_TABLE_SIZE_UPDATE_MISPLACED',
+  'ERR_HPACK_TABLE_SIZE_UPDATE_MISSING',
+  'ERR_HPACK_HEADER_LIST_TOO_LARGE',
+  'ERR_HPACK_TOO_MANY_FIELDS',
 ] as const;

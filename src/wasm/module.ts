@@ -70,7 +70,11 @@ export class WasmCore {
   bytes!: Uint8Array;
   /** The result table. */
   table!: Uint32Array;
+  /** View of the whole linear memory as u32 words (for records that live outside the table). */
+  words!: Uint32Array;
   inputPtr = 0;
+  /** Incremented whenever the instance is replaced: state made in wasm before is gone. */
+  generation = 0;
   private capacity = 0;
 
   constructor() {
@@ -95,12 +99,35 @@ export class WasmCore {
     this.refreshViews();
   }
 
+  /**
+   * Runs `fn` on the raw exports with trap recovery, for calls that may allocate in wasm: the
+   * views are re-made when memory grew. Reclaims the table first (the call may write it).
+   */
+  call<T>(fn: (exports: WasmExports) => T): T {
+    this.reclaimTable();
+    let result: T;
+    try {
+      result = fn(this.exports);
+    } catch (error) {
+      throw this.recover(error);
+    }
+    if (this.bytes.buffer !== this.exports.memory.buffer) this.refreshViews();
+    return result;
+  }
+
+  /** A view of the input buffer (re-made with the others when memory grows or moves). */
+  get input(): Uint8Array {
+    return (this.inputView ??= this.bytes.subarray(this.inputPtr, this.inputPtr + this.capacity));
+  }
+  private inputView: Uint8Array | undefined;
+
   /** Lends the table to `reader` until the next call that writes it (which detaches the reader). */
   lendTable(reader: TableReader): void {
     this.tableReader = reader;
   }
 
-  private reclaimTable(): void {
+  /** Takes the table back from its reader (which copies what it needs) before writing it. */
+  reclaimTable(): void {
     if (this.tableReader) {
       this.tableReader.detach();
       this.tableReader = null;
@@ -153,6 +180,7 @@ export class WasmCore {
 
   private reset(): void {
     this.reclaimTable();
+    this.generation++;
     this.exports = instantiate();
     this.inputPtr = this.exports.input_buffer(0);
     this.capacity = 64 * 1024;
@@ -160,8 +188,10 @@ export class WasmCore {
   }
 
   private refreshViews(): void {
+    this.inputView = undefined;
     const buffer = this.exports.memory.buffer;
     this.bytes = new Uint8Array(buffer);
+    this.words = new Uint32Array(buffer);
     this.table = new Uint32Array(buffer, this.exports.result_table(), 10 + 4 * 1024);
   }
 }

@@ -16,6 +16,21 @@
 //!     the state (http1::chunked::slot) is read from and written back to the table;
 //!     >= 0 bytes consumed from input[start..end], spans/trailers (absolute offsets) in the table
 //!     < 0  -ParseError
+//!
+//! hpack_decoder_new(max_table_size, max_list_size, max_fields) -> handle (> 0)
+//! hpack_encoder_new(max_table_size, huffman: 0 auto | 1 always | 2 never) -> handle (> 0)
+//! hpack_free(handle)
+//! hpack_set_table_limit(handle, limit) -> i32     an acknowledged SETTINGS_HEADER_TABLE_SIZE
+//! hpack_decode(handle, len) -> i32                the block is input[0..len]
+//!     >= 0 field count; table[HPACK_ARENA_PTR, HPACK_ARENA_LEN, HPACK_FIELDS_PTR] locate the
+//!          output: 5 u32 words per field (name off, name len, value off, value len, flags),
+//!          offsets into the arena
+//!     < 0  -HpackError; the decoder must not be used again (its table may be half-updated)
+//! hpack_table_dump(handle) -> i32                 the dynamic table (newest first) as fields,
+//!          like hpack_decode; table[HPACK_TABLE_SIZE] is its §4.1 size
+//! hpack_encode(handle, count) -> i32              fields are input bytes (name, value, name,
+//!          value, ...) with table[3i..3i+3] = (name len, value len, flags); returns the block's
+//!          length, the block at table[HPACK_OUTPUT_PTR]
 //! ```
 //!
 //! This module is the only one that is not `#![forbid(unsafe_code)]`: `#[wasm_bindgen]` expands
@@ -27,8 +42,12 @@ use std::cell::RefCell;
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
+pub mod hpack;
 pub mod http1;
 
+use hpack::decoder::{DecodedBlock, FIELD_WORDS};
+use hpack::encoder::HuffmanMode;
+use hpack::{Decoder, Encoder};
 use http1::chunked::{self, ChunkedLimits};
 use http1::head::{self, HeadOptions, MAX_HEADERS_LIMIT};
 
@@ -37,12 +56,198 @@ use http1::head::{self, HeadOptions, MAX_HEADERS_LIMIT};
 pub const RESULT_WORDS: usize = head::slot::FIELDS + 4 * MAX_HEADERS_LIMIT;
 const _: () = assert!(chunked::slot::TRAILERS + 4 * chunked::MAX_TRAILERS <= RESULT_WORDS);
 
-/// Returned when a caller passes a range outside the input buffer: a bug on the JS side.
+/// Returned when a caller passes a range outside the input buffer or a dead handle: a JS bug.
 pub const ABI_MISUSE: i32 = -1000;
+
+/// Result table words of the HPACK calls.
+pub const HPACK_ARENA_PTR: usize = 0;
+pub const HPACK_ARENA_LEN: usize = 1;
+pub const HPACK_FIELDS_PTR: usize = 2;
+pub const HPACK_TABLE_SIZE: usize = 3;
+pub const HPACK_OUTPUT_PTR: usize = 0;
+/// Most fields one hpack_encode call takes (3 descriptor words each).
+pub const HPACK_MAX_ENCODE_FIELDS: usize = RESULT_WORDS / 3;
+
+enum Codec {
+    Decoder(Decoder),
+    Encoder(Encoder),
+}
 
 thread_local! {
     static INPUT: RefCell<Vec<u8>> = RefCell::new(vec![0; 64 * 1024]);
     static RESULT: RefCell<Box<[u32]>> = RefCell::new(vec![0; RESULT_WORDS].into_boxed_slice());
+    /// HPACK codecs by handle - 1; freed slots are reused.
+    static CODECS: RefCell<Vec<Option<Codec>>> = const { RefCell::new(Vec::new()) };
+    /// The last decoded block (arena + field words), or the last encoded block (in its arena).
+    static HPACK_OUT: RefCell<DecodedBlock> = RefCell::new(DecodedBlock::default());
+}
+
+fn add_codec(codec: Codec) -> u32 {
+    CODECS.with_borrow_mut(|codecs| {
+        let slot = codecs.iter().position(Option::is_none).unwrap_or_else(|| {
+            codecs.push(None);
+            codecs.len() - 1
+        });
+        codecs[slot] = Some(codec);
+        slot as u32 + 1
+    })
+}
+
+fn with_codec<R>(handle: u32, f: impl FnOnce(&mut Codec) -> R) -> Option<R> {
+    CODECS.with_borrow_mut(|codecs| {
+        let slot = (handle as usize).checked_sub(1)?;
+        codecs.get_mut(slot)?.as_mut().map(f)
+    })
+}
+
+/// Publishes a decoded block's location in the result table; returns its field count.
+fn publish(block: &DecodedBlock) -> i32 {
+    RESULT.with_borrow_mut(|table| {
+        table[HPACK_ARENA_PTR] = block.arena.as_ptr() as u32;
+        table[HPACK_ARENA_LEN] = block.arena.len() as u32;
+        table[HPACK_FIELDS_PTR] = block.fields.as_ptr() as u32;
+    });
+    (block.fields.len() / FIELD_WORDS) as i32
+}
+
+#[wasm_bindgen]
+pub fn hpack_decoder_new(max_table_size: u32, max_list_size: u32, max_fields: u32) -> u32 {
+    add_codec(Codec::Decoder(Decoder::new(
+        max_table_size as usize,
+        max_list_size as usize,
+        max_fields as usize,
+    )))
+}
+
+#[wasm_bindgen]
+pub fn hpack_encoder_new(max_table_size: u32, huffman: u32) -> u32 {
+    let mode = match huffman {
+        1 => HuffmanMode::Always,
+        2 => HuffmanMode::Never,
+        _ => HuffmanMode::Auto,
+    };
+    add_codec(Codec::Encoder(Encoder::new(max_table_size as usize, mode)))
+}
+
+#[wasm_bindgen]
+pub fn hpack_free(handle: u32) {
+    CODECS.with_borrow_mut(|codecs| {
+        if let Some(slot) = (handle as usize)
+            .checked_sub(1)
+            .and_then(|i| codecs.get_mut(i))
+        {
+            *slot = None;
+        }
+    });
+}
+
+#[wasm_bindgen]
+pub fn hpack_set_table_limit(handle: u32, limit: u32) -> i32 {
+    with_codec(handle, |codec| match codec {
+        Codec::Decoder(d) => d.set_table_limit(limit as usize),
+        Codec::Encoder(e) => e.set_table_limit(limit as usize),
+    })
+    .map_or(ABI_MISUSE, |()| 0)
+}
+
+#[wasm_bindgen]
+pub fn hpack_decode(handle: u32, len: u32) -> i32 {
+    INPUT.with_borrow(|input| {
+        let Some(src) = input.get(..len as usize) else {
+            return ABI_MISUSE;
+        };
+        HPACK_OUT.with_borrow_mut(|out| {
+            let decoded = with_codec(handle, |codec| match codec {
+                Codec::Decoder(d) => Some(d.decode(src, out)),
+                Codec::Encoder(_) => None,
+            });
+            match decoded.flatten() {
+                Some(Ok(())) => publish(out),
+                Some(Err(e)) => e.code(),
+                None => ABI_MISUSE,
+            }
+        })
+    })
+}
+
+#[wasm_bindgen]
+pub fn hpack_table_dump(handle: u32) -> i32 {
+    HPACK_OUT.with_borrow_mut(|out| {
+        out.arena.clear();
+        out.fields.clear();
+        let size = with_codec(handle, |codec| {
+            let table = match codec {
+                Codec::Decoder(d) => d.table(),
+                Codec::Encoder(e) => e.table(),
+            };
+            for (_, name, value) in table.iter() {
+                let name_off = out.arena.len() as u32;
+                out.arena.extend_from_slice(name);
+                let value_off = out.arena.len() as u32;
+                out.arena.extend_from_slice(value);
+                out.fields.extend_from_slice(&[
+                    name_off,
+                    name.len() as u32,
+                    value_off,
+                    value.len() as u32,
+                    0,
+                ]);
+            }
+            table.size() as u32
+        });
+        match size {
+            Some(size) => {
+                RESULT.with_borrow_mut(|t| t[HPACK_TABLE_SIZE] = size);
+                publish(out)
+            }
+            None => ABI_MISUSE,
+        }
+    })
+}
+
+#[wasm_bindgen]
+pub fn hpack_encode(handle: u32, count: u32) -> i32 {
+    let count = count as usize;
+    if count > HPACK_MAX_ENCODE_FIELDS {
+        return ABI_MISUSE;
+    }
+    INPUT.with_borrow(|input| {
+        RESULT.with_borrow_mut(|table| {
+            HPACK_OUT.with_borrow_mut(|out| {
+                // Slice the fields out of the input by their lengths; refuse lengths past the end.
+                let mut fields = Vec::with_capacity(count);
+                let mut at = 0usize;
+                for d in table[..3 * count].chunks_exact(3) {
+                    let (name_len, value_len) = (d[0] as usize, d[1] as usize);
+                    let Some(value_end) = at
+                        .checked_add(name_len + value_len)
+                        .filter(|&e| e <= input.len())
+                    else {
+                        return ABI_MISUSE;
+                    };
+                    fields.push((
+                        &input[at..at + name_len],
+                        &input[at + name_len..value_end],
+                        d[2],
+                    ));
+                    at = value_end;
+                }
+                out.arena.clear();
+                let encoded = with_codec(handle, |codec| match codec {
+                    Codec::Encoder(e) => {
+                        e.encode(fields.iter().copied(), &mut out.arena);
+                        true
+                    }
+                    Codec::Decoder(_) => false,
+                });
+                if encoded != Some(true) {
+                    return ABI_MISUSE;
+                }
+                table[HPACK_OUTPUT_PTR] = out.arena.as_ptr() as u32;
+                out.arena.len() as i32
+            })
+        })
+    })
 }
 
 /// Ensures the input buffer holds at least `capacity` bytes and returns its address. The address

@@ -1,0 +1,67 @@
+import type { HeaderList } from '../http1/head.js';
+import { Hpack } from '../wasm/abi.js';
+import { WasmCodec } from './codec.js';
+import { HpackError } from './errors.js';
+
+export interface HpackEncoderOptions {
+  /** The table size this encoder uses, at most the peer's SETTINGS_HEADER_TABLE_SIZE. Default 4096. */
+  maxTableSize?: number;
+  /** 'auto' (default): Huffman-code a string when that is shorter. */
+  huffman?: 'auto' | 'always' | 'never';
+}
+
+const HUFFMAN_MODES = { auto: 0, always: 1, never: 2 } as const;
+const utf8 = new TextEncoder();
+
+/**
+ * HPACK encoder: one per connection direction. Full matches are indexed, name matches reuse the
+ * name's index, new fields are added to the table; `authorization`, `proxy-authorization`, short
+ * `cookie` values and the names in `neverIndex` are sent never-indexed.
+ */
+export class HpackEncoder extends WasmCodec {
+  constructor(options: HpackEncoderOptions = {}) {
+    const size = options.maxTableSize ?? 4096;
+    if (!Number.isInteger(size) || size < 0 || size > 0xffff_ffff) throw new RangeError(`invalid maxTableSize ${size}`);
+    const mode = HUFFMAN_MODES[options.huffman ?? 'auto'];
+    if (mode === undefined) throw new RangeError(`huffman must be auto, always or never`);
+    super((core) => core.call((e) => e.hpack_encoder_new(size, mode)));
+  }
+
+  /** One header block for `headers` (names should be lowercase for HTTP/2). */
+  encode(headers: HeaderList, options?: { neverIndex?: readonly string[] }): Uint8Array {
+    const handle = this.live();
+    if (headers.length > Hpack.MAX_ENCODE_FIELDS) {
+      throw new HpackError('ERR_HPACK_INVALID_FIELD', `at most ${Hpack.MAX_ENCODE_FIELDS} fields per block`);
+    }
+    const core = this.core;
+    const neverIndex = options?.neverIndex;
+    // Every name and value, back to back, written with one native call: for ASCII text UTF-8 is
+    // latin1. Non-ASCII text takes the exact path below.
+    let all = '';
+    for (const [name, value] of headers) all += name + value;
+    if (all.length > core.input.length) core.reserve(all.length);
+    const { written } = utf8.encodeInto(all, core.input);
+    if (written !== all.length) this.writeLatin1(all);
+    // The descriptors go into the table: take it back from any head still reading it first.
+    core.reclaimTable();
+    const table = core.table;
+    for (let i = 0, w = 0; i < headers.length; i++, w += 3) {
+      const [name, value] = headers[i];
+      table[w] = name.length;
+      table[w + 1] = value.length;
+      table[w + 2] = neverIndex?.includes(name) ? Hpack.FIELD_SENSITIVE : 0;
+    }
+    const length = this.checked(core.call((e) => e.hpack_encode(handle, headers.length)));
+    const at = core.table[Hpack.OUTPUT_PTR];
+    return core.bytes.slice(at, at + length);
+  }
+
+  private writeLatin1(text: string): void {
+    const input = this.core.input;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code > 0xff) throw new HpackError('ERR_HPACK_INVALID_FIELD', `character U+${code.toString(16)} is not a header octet`);
+      input[i] = code;
+    }
+  }
+}

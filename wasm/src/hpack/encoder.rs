@@ -1,0 +1,181 @@
+//! The encoder (RFC 7541 §6): full match → indexed, name match → literal with the name's index,
+//! incremental indexing by default, never-indexed for credentials, Huffman when it is shorter, and
+//! the dynamic table size updates §4.2 requires after the peer's limit changes.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::huffman;
+use super::rfc7541::STATIC_TABLE;
+use super::table::{entry_size, DynamicTable, STATIC_LEN};
+
+/// Per-field flag from the caller: never index this field (§6.2.3), e.g. a secret it knows of.
+pub const FIELD_SENSITIVE: u32 = 1;
+
+/// The default SETTINGS_HEADER_TABLE_SIZE, which both ends start from (RFC 9113 §6.5.2).
+pub const DEFAULT_TABLE_SIZE: usize = 4096;
+
+/// Cookies shorter than this are never indexed: short values are guessable through the
+/// compression ratio (CRIME-style, §7.1.3), and indexing them saves little.
+const SHORT_COOKIE: usize = 20;
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub enum HuffmanMode {
+    /// Huffman-code a string when that is shorter.
+    Auto,
+    Always,
+    Never,
+}
+
+pub struct Encoder {
+    table: DynamicTable,
+    /// The size this encoder wants; the table never grows past the peer's limit either.
+    preferred_size: usize,
+    huffman: HuffmanMode,
+    /// Size updates owed at the start of the next block: the smallest since the last block, then
+    /// the final one (§4.2).
+    pending: Option<(usize, usize)>,
+}
+
+/// name → (first static index, number of entries with that name); same-name entries are adjacent.
+fn static_names() -> &'static HashMap<&'static [u8], (usize, usize)> {
+    static NAMES: OnceLock<HashMap<&'static [u8], (usize, usize)>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut map: HashMap<&'static [u8], (usize, usize)> = HashMap::new();
+        for (i, (name, _)) in STATIC_TABLE.iter().enumerate() {
+            map.entry(name)
+                .and_modify(|e| e.1 += 1)
+                .or_insert((i + 1, 1));
+        }
+        map
+    })
+}
+
+/// §5.1: `value` with an N-bit prefix, the first octet's high bits being `flags`.
+pub fn encode_integer(out: &mut Vec<u8>, flags: u8, prefix_bits: u32, value: usize) {
+    let mask = (1usize << prefix_bits) - 1;
+    if value < mask {
+        out.push(flags | value as u8);
+        return;
+    }
+    out.push(flags | mask as u8);
+    let mut rest = value - mask;
+    while rest >= 128 {
+        out.push((rest % 128) as u8 | 0x80);
+        rest /= 128;
+    }
+    out.push(rest as u8);
+}
+
+impl Encoder {
+    pub fn new(max_table_size: usize, huffman: HuffmanMode) -> Self {
+        let size = max_table_size.min(DEFAULT_TABLE_SIZE);
+        Encoder {
+            table: DynamicTable::new(size),
+            preferred_size: max_table_size,
+            huffman,
+            // The decoder starts at 4096: announce a smaller table in the first block.
+            pending: (size != DEFAULT_TABLE_SIZE).then_some((size, size)),
+        }
+    }
+
+    pub fn table(&self) -> &DynamicTable {
+        &self.table
+    }
+
+    /// Applies the peer's SETTINGS_HEADER_TABLE_SIZE.
+    pub fn set_table_limit(&mut self, limit: usize) {
+        let size = limit.min(self.preferred_size);
+        if size == self.table.max_size() && self.pending.is_none() {
+            return;
+        }
+        let smallest = self.pending.map_or(size, |(min, _)| min.min(size));
+        self.pending = Some((smallest.min(self.table.max_size()), size));
+        self.table.set_max_size(size);
+    }
+
+    /// Appends one header block for `fields` of (name, value, flags).
+    pub fn encode<'a>(
+        &mut self,
+        fields: impl IntoIterator<Item = (&'a [u8], &'a [u8], u32)>,
+        out: &mut Vec<u8>,
+    ) {
+        if let Some((smallest, last)) = self.pending.take() {
+            if smallest < last {
+                encode_integer(out, 0x20, 5, smallest);
+            }
+            encode_integer(out, 0x20, 5, last);
+        }
+        for (name, value, flags) in fields {
+            self.encode_field(name, value, flags, out);
+        }
+    }
+
+    fn encode_field(&mut self, name: &[u8], value: &[u8], flags: u32, out: &mut Vec<u8>) {
+        let sensitive = flags & FIELD_SENSITIVE != 0
+            || name == b"authorization"
+            || name == b"proxy-authorization"
+            || (name == b"cookie" && value.len() < SHORT_COOKIE);
+        let (full, name_index) = self.find(name, value);
+        if let (Some(index), false) = (full, sensitive) {
+            encode_integer(out, 0x80, 7, index);
+            return;
+        }
+        let (first, prefix, index_it) = if sensitive {
+            (0x10, 4, false)
+        } else if entry_size(name, value) * 4 > self.table.max_size() * 3 {
+            // An entry this large would flush most of the table for one use.
+            (0x00, 4, false)
+        } else {
+            (0x40, 6, true)
+        };
+        match name_index {
+            Some(index) => encode_integer(out, first, prefix, index),
+            None => {
+                out.push(first);
+                self.encode_string(name, out);
+            }
+        }
+        self.encode_string(value, out);
+        if index_it {
+            self.table.insert(name, value);
+        }
+    }
+
+    /// (index of an entry equal to name and value, index of an entry with that name).
+    fn find(&self, name: &[u8], value: &[u8]) -> (Option<usize>, Option<usize>) {
+        let mut name_index = None;
+        if let Some(&(first, count)) = static_names().get(name) {
+            name_index = Some(first);
+            for index in first..first + count {
+                if STATIC_TABLE[index - 1].1 == value {
+                    return (Some(index), name_index);
+                }
+            }
+        }
+        for (i, n, v) in self.table.iter() {
+            if n == name {
+                let index = STATIC_LEN + 1 + i;
+                if v == value {
+                    return (Some(index), name_index.or(Some(index)));
+                }
+                name_index = name_index.or(Some(index));
+            }
+        }
+        (None, name_index)
+    }
+
+    fn encode_string(&self, bytes: &[u8], out: &mut Vec<u8>) {
+        let coded_len = match self.huffman {
+            HuffmanMode::Never => usize::MAX,
+            _ => huffman::encoded_len(bytes),
+        };
+        if self.huffman == HuffmanMode::Always || coded_len < bytes.len() {
+            encode_integer(out, 0x80, 7, coded_len);
+            huffman::encode(bytes, out);
+        } else {
+            encode_integer(out, 0x00, 7, bytes.len());
+            out.extend_from_slice(bytes);
+        }
+    }
+}
