@@ -1,0 +1,150 @@
+// The HPACK codec against a real peer (hpack.js) on random header lists, on random bytes, under
+// HPACK bombs, and through its lifecycle (free, failure, traps).
+import { describe, expect, it } from 'vitest';
+import { hpackJsDecoder, hpackJsEncoder } from '../../bench/peers/hpack-js.js';
+import { HpackDecoder, HpackEncoder, HpackError } from '../../src/hpack/index.js';
+import { WasmTrapError, wasmCore } from '../../src/wasm/module.js';
+import { rng } from '../http1/corpus.js';
+import { errorCode } from '../helpers.js';
+
+const NAMES = [':method', ':path', ':authority', 'user-agent', 'accept', 'cookie', 'authorization', 'x-request-id', 'content-type', 'etag'];
+
+function randomList(random: () => number): [string, string][] {
+  const int = (n: number) => Math.floor(random() * n);
+  const text = (min: number, max: number, top: number) =>
+    Array.from({ length: min + int(max - min + 1) }, () => String.fromCharCode(0x20 + int(top - 0x20))).join('');
+  return Array.from({ length: 1 + int(15) }, () => {
+    const name = random() < 0.7 ? NAMES[int(NAMES.length)] : 'x-' + text(1, 12, 0x7f).toLowerCase().replace(/[^a-z0-9-]/g, 'a');
+    return [name, text(0, random() < 0.1 ? 600 : 40, random() < 0.2 ? 0x100 : 0x7f)] as [string, string];
+  });
+}
+
+describe('HPACK against hpack.js', () => {
+  it('each side decodes what the other encodes, over 300 connections of random lists', () => {
+    const random = rng(42);
+    let blocks = 0;
+    for (let connection = 0; connection < 300; connection++) {
+      const size = [4096, 256, 0, 65536][connection % 4];
+      const ours = new HpackEncoder({ maxTableSize: Math.min(size, 4096), huffman: (['auto', 'always', 'never'] as const)[connection % 3] });
+      const ourDecoder = new HpackDecoder({ maxHeaderListSize: 1 << 20 });
+      const peerDecode = hpackJsDecoder();
+      const peerEncode = hpackJsEncoder();
+      for (let i = 0; i < 10; i++) {
+        const list = randomList(random);
+        expect(peerDecode(ours.encode(list))).toEqual(list);
+        expect(ourDecoder.decode(peerEncode(list))).toEqual(list);
+        blocks++;
+      }
+      ours.free();
+      ourDecoder.free();
+    }
+    expect(blocks).toBe(3000);
+  });
+
+  it('random bytes are decoded or refused with an HpackError, never a trap', () => {
+    const random = rng(7);
+    const generation = wasmCore().generation;
+    let refused = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const block = Uint8Array.from({ length: Math.floor(random() * 48) }, () => Math.floor(random() * 256));
+      const decoder = new HpackDecoder();
+      try {
+        decoder.decode(block);
+      } catch (error) {
+        expect(error).toBeInstanceOf(HpackError);
+        refused++;
+      }
+      decoder.free();
+    }
+    expect(refused).toBeGreaterThan(10_000);
+    expect(wasmCore().generation).toBe(generation);
+  });
+});
+
+describe('HPACK limits', () => {
+  it('a block that references a big entry thousands of times fails at the list limit', () => {
+    const encoder = new HpackEncoder({ maxTableSize: 4096 });
+    const first = encoder.encode([['x-big', 'y'.repeat(3000)]]);
+    const bomb = new Uint8Array(first.length + 100_000);
+    bomb.set(first);
+    bomb.fill(0xbe, first.length); // index 62: the entry just added
+    const decoder = new HpackDecoder({ maxHeaderListSize: 65535, maxFields: 1_000_000 });
+    expect(errorCode(() => decoder.decode(bomb))).toBe('ERR_HPACK_HEADER_LIST_TOO_LARGE');
+  });
+
+  it('a block of a million empty fields fails at the field limit', () => {
+    const decoder = new HpackDecoder({ maxFields: 128, maxHeaderListSize: 1 << 30 });
+    expect(errorCode(() => decoder.decode(new Uint8Array(1_000_000).fill(0x81)))).toBe('ERR_HPACK_TOO_MANY_FIELDS');
+  });
+
+  it('maxHeaderListSize counts name + value + 32 per field: accepted at the limit, refused one past it', () => {
+    const block = new HpackEncoder({ huffman: 'never' }).encode([['a', 'b'.repeat(10)]]); // 1 + 10 + 32 = 43
+    expect(new HpackDecoder({ maxHeaderListSize: 43 }).decode(block)).toEqual([['a', 'b'.repeat(10)]]);
+    expect(errorCode(() => new HpackDecoder({ maxHeaderListSize: 42 }).decode(block))).toBe('ERR_HPACK_HEADER_LIST_TOO_LARGE');
+  });
+
+  it.each([
+    ['3f', 'ERR_HPACK_TRUNCATED'],
+    ['80', 'ERR_HPACK_INVALID_INDEX'],
+    ['be', 'ERR_HPACK_INVALID_INDEX'],
+    ['ff80808080808000', 'ERR_HPACK_INTEGER_OVERFLOW'],
+    ['3fe21f', 'ERR_HPACK_TABLE_SIZE_TOO_LARGE'],
+    ['8220', 'ERR_HPACK_TABLE_SIZE_UPDATE_MISPLACED'],
+    ['4082', 'ERR_HPACK_TRUNCATED'],
+    ['00811800', 'ERR_HPACK_HUFFMAN_PADDING'],
+    ['0084ffffffff00', 'ERR_HPACK_HUFFMAN_EOS'],
+  ])('block %s → %s', (block, code) => {
+    expect(errorCode(() => new HpackDecoder().decode(Uint8Array.from(Buffer.from(block, 'hex'))))).toBe(code);
+  });
+
+  it('after SETTINGS lowers the table size, the next block must start with a size update', () => {
+    const decoder = new HpackDecoder();
+    decoder.decode(Uint8Array.from(Buffer.from('400161016200'.slice(0, 10), 'hex')));
+    decoder.setTableLimit(0);
+    expect(errorCode(() => decoder.decode(Uint8Array.of(0x82)))).toBe('ERR_HPACK_TABLE_SIZE_UPDATE_MISSING');
+    const fresh = new HpackDecoder();
+    fresh.setTableLimit(0);
+    expect(fresh.decode(Uint8Array.of(0x20, 0x82))).toEqual([[':method', 'GET']]);
+  });
+
+  it('the encoder announces a smaller table, and both sides evict alike', () => {
+    const encoder = new HpackEncoder();
+    const decoder = new HpackDecoder();
+    encoder.encode([['x-a', 'one']]);
+    decoder.decode(new HpackEncoder().encode([['x-a', 'one']]));
+    encoder.setTableLimit(40);
+    decoder.setTableLimit(40);
+    const block = encoder.encode([['x-b', 'two']]);
+    expect(block[0] & 0xe0).toBe(0x20);
+    expect(decoder.decode(block)).toEqual([['x-b', 'two']]);
+    expect(decoder.dynamicTable()).toEqual(encoder.dynamicTable());
+  });
+
+  it('refuses characters that are not octets', () => {
+    expect(errorCode(() => new HpackEncoder().encode([['x-a', 'snow ☃']]))).toBe('ERR_HPACK_INVALID_FIELD');
+    expect(new HpackDecoder().decode(new HpackEncoder().encode([['x-a', 'caf\xe9']]))).toEqual([['x-a', 'caf\xe9']]);
+  });
+});
+
+describe('HPACK codec lifecycle', () => {
+  it('a decoder that failed stays failed; a freed one says so', () => {
+    const decoder = new HpackDecoder();
+    expect(errorCode(() => decoder.decode(Uint8Array.of(0x80)))).toBe('ERR_HPACK_INVALID_INDEX');
+    expect(errorCode(() => decoder.decode(Uint8Array.of(0x82)))).toBe('ERR_HPACK_INVALID_INDEX');
+    const other = new HpackDecoder();
+    other.free();
+    expect(errorCode(() => other.decode(Uint8Array.of(0x82)))).toBe('ERR_HPACK_FREED');
+  });
+
+  it('codecs made before a trap report it; new ones work', () => {
+    const before = new HpackDecoder();
+    expect(() => wasmCore().reserve(0xffff_ffff)).toThrow(WasmTrapError);
+    expect(errorCode(() => before.decode(Uint8Array.of(0x82)))).toBe('ERR_WASM_TRAP');
+    expect(new HpackDecoder().decode(Uint8Array.of(0x82))).toEqual([[':method', 'GET']]);
+  });
+
+  it('keeps the never-indexed mark for intermediaries', () => {
+    const block = new HpackEncoder().encode([['x-token', 'abc'], ['x-plain', 'abc']], { neverIndex: ['x-token'] });
+    expect(new HpackDecoder().decodeFields(block).map((f) => f.neverIndex)).toEqual([true, false]);
+  });
+});
