@@ -67,7 +67,7 @@ export abstract class WasmCodec {
   dynamicTable(): { entries: [string, string][]; size: number } {
     const handle = this.live();
     const count = this.checked(this.core.call((e) => e.hpack_table_dump(handle)));
-    return { entries: this.readFields(count).map((f) => [f.name, f.value]), size: this.core.table[Hpack.TABLE_SIZE] };
+    return { entries: this.readLiterals(count).map((f) => [f.name, f.value]), size: this.core.table[Hpack.TABLE_SIZE] };
   }
 
   /** Releases the wasm side now (the finalizer would, later). */
@@ -81,8 +81,8 @@ export abstract class WasmCodec {
     this.handle = 0;
   }
 
-  /** The fields of the last decode/dump: one latin1 decode of the arena, then slices. */
-  protected readFields(count: number): HpackField[] {
+  /** The literal fields of the last decode/dump: one latin1 decode of the arena, then slices. */
+  protected readLiterals(count: number): HpackField[] {
     const { table, bytes, words } = this.core;
     const arena = table[Hpack.ARENA_PTR];
     const text = latin1Range(bytes, arena, arena + table[Hpack.ARENA_LEN]);

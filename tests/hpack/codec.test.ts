@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { hpackJsDecoder, hpackJsEncoder } from '../../bench/peers/hpack-js.js';
 import { HpackDecoder, HpackEncoder, HpackError } from '../../src/hpack/index.js';
+import { STATIC_TABLE } from '../../src/hpack/static-table.js';
 import { WasmTrapError, wasmCore } from '../../src/wasm/module.js';
 import { rng } from '../http1/corpus.js';
 import { errorCode } from '../helpers.js';
@@ -123,6 +124,25 @@ describe('HPACK limits', () => {
   it('refuses characters that are not octets', () => {
     expect(errorCode(() => new HpackEncoder().encode([['x-a', 'snow ☃']]))).toBe('ERR_HPACK_INVALID_FIELD');
     expect(new HpackDecoder().decode(new HpackEncoder().encode([['x-a', 'caf\xe9']]))).toEqual([['x-a', 'caf\xe9']]);
+  });
+});
+
+describe('HPACK static table', () => {
+  it('the JS copy equals what the wasm decoder returns for every static index', () => {
+    const decoder = new HpackDecoder();
+    const block = Uint8Array.from({ length: 61 }, (_, i) => 0x81 + i);
+    expect(decoder.decode(block)).toEqual(STATIC_TABLE.slice(1).map(([n, v]) => [n, v]));
+  });
+});
+
+describe('HPACK dynamic entries', () => {
+  it('a long connection keeps resolving indexed fields while entries are evicted', () => {
+    const encoder = new HpackEncoder({ maxTableSize: 200 });
+    const decoder = new HpackDecoder();
+    for (let i = 0; i < 2000; i++) {
+      const list: [string, string][] = [['x-n', String(i % 7)], ['x-m', String(i % 13)], [':path', `/${i % 5}`]];
+      expect(decoder.decode(encoder.encode(list))).toEqual(list);
+    }
   });
 });
 

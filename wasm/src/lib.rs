@@ -23,8 +23,9 @@
 //! hpack_set_table_limit(handle, limit) -> i32     an acknowledged SETTINGS_HEADER_TABLE_SIZE
 //! hpack_decode(handle, len) -> i32                the block is input[0..len]
 //!     >= 0 field count; table[HPACK_ARENA_PTR, HPACK_ARENA_LEN, HPACK_FIELDS_PTR] locate the
-//!          output: 5 u32 words per field (name off, name len, value off, value len, flags),
-//!          offsets into the arena
+//!          output: 6 u32 words per field (hpack::decoder::FIELD_WORDS): literal fields as
+//!          offsets into the arena, indexed ones as a static index or a dynamic entry id;
+//!          table[HPACK_OLDEST_ID] is the oldest live entry id
 //!     < 0  -HpackError; the decoder must not be used again (its table may be half-updated)
 //! hpack_table_dump(handle) -> i32                 the dynamic table (newest first) as fields,
 //!          like hpack_decode; table[HPACK_TABLE_SIZE] is its §4.1 size
@@ -64,6 +65,8 @@ pub const HPACK_ARENA_PTR: usize = 0;
 pub const HPACK_ARENA_LEN: usize = 1;
 pub const HPACK_FIELDS_PTR: usize = 2;
 pub const HPACK_TABLE_SIZE: usize = 3;
+/// After hpack_decode: the id of the oldest live dynamic entry (the caller may forget older ids).
+pub const HPACK_OLDEST_ID: usize = 4;
 pub const HPACK_OUTPUT_PTR: usize = 0;
 /// Most fields one hpack_encode call takes (3 descriptor words each).
 pub const HPACK_MAX_ENCODE_FIELDS: usize = RESULT_WORDS / 3;
@@ -162,7 +165,14 @@ pub fn hpack_decode(handle: u32, len: u32) -> i32 {
                 Codec::Encoder(_) => None,
             });
             match decoded.flatten() {
-                Some(Ok(())) => publish(out),
+                Some(Ok(())) => {
+                    let oldest = with_codec(handle, |codec| match codec {
+                        Codec::Decoder(d) => d.table().oldest_id(),
+                        Codec::Encoder(e) => e.table().oldest_id(),
+                    });
+                    RESULT.with_borrow_mut(|t| t[HPACK_OLDEST_ID] = oldest.unwrap_or(0));
+                    publish(out)
+                }
                 Some(Err(e)) => e.code(),
                 None => ABI_MISUSE,
             }
@@ -180,16 +190,17 @@ pub fn hpack_table_dump(handle: u32) -> i32 {
                 Codec::Decoder(d) => d.table(),
                 Codec::Encoder(e) => e.table(),
             };
-            for (_, name, value) in table.iter() {
+            for e in table.iter() {
                 let name_off = out.arena.len() as u32;
-                out.arena.extend_from_slice(name);
+                out.arena.extend_from_slice(&e.name);
                 let value_off = out.arena.len() as u32;
-                out.arena.extend_from_slice(value);
+                out.arena.extend_from_slice(&e.value);
                 out.fields.extend_from_slice(&[
                     name_off,
-                    name.len() as u32,
+                    e.name.len() as u32,
                     value_off,
-                    value.len() as u32,
+                    e.value.len() as u32,
+                    0,
                     0,
                 ]);
             }
@@ -215,27 +226,26 @@ pub fn hpack_encode(handle: u32, count: u32) -> i32 {
         RESULT.with_borrow_mut(|table| {
             HPACK_OUT.with_borrow_mut(|out| {
                 // Slice the fields out of the input by their lengths; refuse lengths past the end.
-                let mut fields = Vec::with_capacity(count);
-                let mut at = 0usize;
-                for d in table[..3 * count].chunks_exact(3) {
-                    let (name_len, value_len) = (d[0] as usize, d[1] as usize);
-                    let Some(value_end) = at
-                        .checked_add(name_len + value_len)
-                        .filter(|&e| e <= input.len())
-                    else {
-                        return ABI_MISUSE;
-                    };
-                    fields.push((
-                        &input[at..at + name_len],
-                        &input[at + name_len..value_end],
-                        d[2],
-                    ));
-                    at = value_end;
+                // Validate the descriptors once, then slice the fields out lazily (no allocation).
+                let descriptors = &table[..3 * count];
+                let total = descriptors.chunks_exact(3).try_fold(0usize, |at, d| {
+                    at.checked_add(d[0] as usize)?.checked_add(d[1] as usize)
+                });
+                if total.is_none_or(|total| total > input.len()) {
+                    return ABI_MISUSE;
                 }
+                let mut at = 0usize;
+                let fields = descriptors.chunks_exact(3).map(|d| {
+                    let (name_end, value_end) =
+                        (at + d[0] as usize, at + d[0] as usize + d[1] as usize);
+                    let field = (&input[at..name_end], &input[name_end..value_end], d[2]);
+                    at = value_end;
+                    field
+                });
                 out.arena.clear();
                 let encoded = with_codec(handle, |codec| match codec {
                     Codec::Encoder(e) => {
-                        e.encode(fields.iter().copied(), &mut out.arena);
+                        e.encode(fields, &mut out.arena);
                         true
                     }
                     Codec::Decoder(_) => false,

@@ -2,21 +2,47 @@
 //! and a seeded random fuzz over malformed blocks (never a panic). The conformance suites that read
 //! ../shared/corpus run over the wasm build in tests/hpack/*.test.ts.
 
-use wirespeed_wasm::hpack::decoder::{decode_integer, DecodedBlock, FIELD_NEVER_INDEXED};
+use std::collections::HashMap;
+
+use wirespeed_wasm::hpack::decoder::{
+    decode_integer, DecodedBlock, FIELD_DYNAMIC, FIELD_INSERTED, FIELD_NEVER_INDEXED, FIELD_STATIC,
+};
 use wirespeed_wasm::hpack::encoder::{encode_integer, HuffmanMode, FIELD_SENSITIVE};
+use wirespeed_wasm::hpack::rfc7541::STATIC_TABLE;
 use wirespeed_wasm::hpack::{Decoder, Encoder, HpackError};
 
-fn fields(block: &DecodedBlock) -> Vec<(String, String, u32)> {
-    (0..block.len())
-        .map(|i| {
-            let (n, v, f) = block.field(i);
-            (
-                String::from_utf8_lossy(n).into(),
-                String::from_utf8_lossy(v).into(),
-                f,
-            )
-        })
-        .collect()
+/// Reads decoded records as the JS side does: static fields from the static table, dynamic ones
+/// from the strings kept per entry id when the entry was inserted.
+#[derive(Default)]
+struct Resolver {
+    entries: HashMap<u32, (String, String)>,
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into()
+}
+
+impl Resolver {
+    fn fields(&mut self, block: &DecodedBlock) -> Vec<(String, String, u32)> {
+        (0..block.len())
+            .map(|i| {
+                let w = block.words(i);
+                let (name, value) = if w[4] & FIELD_STATIC != 0 {
+                    let (n, v) = STATIC_TABLE[w[0] as usize - 1];
+                    (text(n), text(v))
+                } else if w[4] & FIELD_DYNAMIC != 0 {
+                    self.entries[&w[0]].clone()
+                } else {
+                    let (n, v) = block.literal(i);
+                    (text(n), text(v))
+                };
+                if w[4] & FIELD_INSERTED != 0 {
+                    self.entries.insert(w[5], (name.clone(), value.clone()));
+                }
+                (name, value, w[4] & FIELD_NEVER_INDEXED)
+            })
+            .collect()
+    }
 }
 
 #[test]
@@ -60,6 +86,7 @@ fn roundtrip_with_indexing_and_sensitive_fields() {
     for mode in [HuffmanMode::Auto, HuffmanMode::Always, HuffmanMode::Never] {
         let mut encoder = Encoder::new(4096, mode);
         let mut decoder = Decoder::new(4096, 65536, 128);
+        let mut resolver = Resolver::default();
         let list: Vec<(&[u8], &[u8], u32)> = vec![
             (b":method", b"GET", 0),
             (b":path", b"/index.html", 0),
@@ -73,7 +100,7 @@ fn roundtrip_with_indexing_and_sensitive_fields() {
             encoder.encode(list.iter().copied(), &mut wire);
             let mut block = DecodedBlock::default();
             decoder.decode(&wire, &mut block).unwrap();
-            let got = fields(&block);
+            let got = resolver.fields(&block);
             assert_eq!(got.len(), list.len());
             for ((n, v, f), (en, ev, ef)) in got.iter().zip(&list) {
                 assert_eq!((n.as_bytes(), v.as_bytes()), (*en, *ev));

@@ -1,7 +1,9 @@
 //! The decoder (RFC 7541 §3, §6): one per connection direction, holding its dynamic table.
 //!
-//! Output goes into a `DecodedBlock`: the bytes of every name and value in one arena and five u32
-//! words per field. The limits (header list size with §4.1 accounting, field count) are checked
+//! Output goes into a `DecodedBlock`: six u32 words per field and an arena of bytes. A field
+//! taken from a table is a reference (static index, or dynamic entry id), not a copy: the caller
+//! already has those strings (the JS side keeps the strings of every live entry, made once when
+//! the entry was inserted); literal fields are bytes in the arena. The limits (header list size with §4.1 accounting, field count) are checked
 //! per field before its bytes are copied, so a block that would expand into megabytes or into
 //! millions of empty fields fails at the first field over the limit.
 
@@ -9,10 +11,17 @@ use super::huffman;
 use super::table::{DynamicTable, ENTRY_OVERHEAD};
 use super::HpackError;
 
-/// Set in a field's flags word: sent as "never indexed" (§6.2.3); an intermediary must keep it so.
+/// Flags word: sent as "never indexed" (§6.2.3); an intermediary must keep it so.
 pub const FIELD_NEVER_INDEXED: u32 = 1;
-/// Words per decoded field: name offset, name length, value offset, value length, flags.
-pub const FIELD_WORDS: usize = 5;
+/// Flags word: an indexed field from the static table; word 0 is its index (1..=61).
+pub const FIELD_STATIC: u32 = 2;
+/// Flags word: an indexed field from the dynamic table; word 0 is the entry's id.
+pub const FIELD_DYNAMIC: u32 = 4;
+/// Flags word: a literal that was added to the dynamic table; word 5 is the new entry's id.
+pub const FIELD_INSERTED: u32 = 8;
+/// Words per decoded field: [name off | index | id, name len, value off, value len, flags, id].
+/// Literal fields: offsets and lengths into the arena.
+pub const FIELD_WORDS: usize = 6;
 
 #[derive(Default)]
 pub struct DecodedBlock {
@@ -29,11 +38,16 @@ impl DecodedBlock {
         self.fields.is_empty()
     }
 
-    /// Field `i` as (name, value, flags).
-    pub fn field(&self, i: usize) -> (&[u8], &[u8], u32) {
-        let w = &self.fields[i * FIELD_WORDS..(i + 1) * FIELD_WORDS];
+    /// The six words of field `i`.
+    pub fn words(&self, i: usize) -> &[u32] {
+        &self.fields[i * FIELD_WORDS..(i + 1) * FIELD_WORDS]
+    }
+
+    /// Name and value bytes of a literal field `i` (in the arena).
+    pub fn literal(&self, i: usize) -> (&[u8], &[u8]) {
+        let w = self.words(i);
         let (no, nl, vo, vl) = (w[0] as usize, w[1] as usize, w[2] as usize, w[3] as usize);
-        (&self.arena[no..no + nl], &self.arena[vo..vo + vl], w[4])
+        (&self.arena[no..no + nl], &self.arena[vo..vo + vl])
     }
 }
 
@@ -130,11 +144,17 @@ impl Decoder {
             let added = if byte & 0x80 != 0 {
                 // §6.1 Indexed Header Field: 1xxxxxxx
                 let index = decode_integer(src, &mut pos, 7)?;
-                let (name, value) = self.table.lookup(index).ok_or(HpackError::InvalidIndex)?;
-                if name.len() + value.len() + ENTRY_OVERHEAD > budget {
+                let (name, value, id) = self.table.lookup(index).ok_or(HpackError::InvalidIndex)?;
+                let size = name.len() + value.len() + ENTRY_OVERHEAD;
+                if size > budget {
                     return Err(HpackError::HeaderListTooLarge);
                 }
-                push_field(out, name, value, 0)
+                let record = match id {
+                    None => [index as u32, 0, 0, 0, FIELD_STATIC, 0],
+                    Some(id) => [id, 0, 0, 0, FIELD_DYNAMIC, 0],
+                };
+                out.fields.extend_from_slice(&record);
+                size
             } else {
                 // §6.2: 01xxxxxx incremental indexing, 0000xxxx without, 0001xxxx never indexed.
                 let (prefix, index_it, flags) = match byte & 0xf0 {
@@ -144,8 +164,13 @@ impl Decoder {
                 };
                 let added = self.literal(src, &mut pos, prefix, flags, budget, out)?;
                 if index_it {
-                    let (name, value, _) = out.field(out.len() - 1);
-                    self.table.insert(name, value);
+                    let last = out.len() - 1;
+                    let (name, value) = out.literal(last);
+                    if let Some(id) = self.table.insert(name, value) {
+                        let w = last * FIELD_WORDS;
+                        out.fields[w + 4] |= FIELD_INSERTED;
+                        out.fields[w + 5] = id;
+                    }
                 }
                 added
             };
@@ -177,7 +202,7 @@ impl Decoder {
                 &mut out.arena,
             )?;
         } else {
-            let (name, _) = self.table.lookup(index).ok_or(HpackError::InvalidIndex)?;
+            let (name, _, _) = self.table.lookup(index).ok_or(HpackError::InvalidIndex)?;
             out.arena.extend_from_slice(name);
         }
         let name_len = out.arena.len() - name_off;
@@ -194,24 +219,10 @@ impl Decoder {
             value_off as u32,
             value_len as u32,
             flags,
+            0,
         ]);
         Ok(name_len + value_len + ENTRY_OVERHEAD)
     }
-}
-
-fn push_field(out: &mut DecodedBlock, name: &[u8], value: &[u8], flags: u32) -> usize {
-    let name_off = out.arena.len();
-    out.arena.extend_from_slice(name);
-    let value_off = out.arena.len();
-    out.arena.extend_from_slice(value);
-    out.fields.extend_from_slice(&[
-        name_off as u32,
-        name.len() as u32,
-        value_off as u32,
-        value.len() as u32,
-        flags,
-    ]);
-    name.len() + value.len() + ENTRY_OVERHEAD
 }
 
 /// §5.2: a string literal, Huffman-coded or raw, appended to `arena`. A raw string longer than

@@ -2,12 +2,11 @@
 //! incremental indexing by default, never-indexed for credentials, Huffman when it is shorter, and
 //! the dynamic table size updates §4.2 requires after the peer's limit changes.
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::huffman;
 use super::rfc7541::STATIC_TABLE;
-use super::table::{entry_size, DynamicTable, STATIC_LEN};
+use super::table::{entry_size, fnv1a, DynamicTable, STATIC_LEN};
 
 /// Per-field flag from the caller: never index this field (§6.2.3), e.g. a secret it knows of.
 pub const FIELD_SENSITIVE: u32 = 1;
@@ -37,18 +36,46 @@ pub struct Encoder {
     pending: Option<(usize, usize)>,
 }
 
-/// name → (first static index, number of entries with that name); same-name entries are adjacent.
-fn static_names() -> &'static HashMap<&'static [u8], (usize, usize)> {
-    static NAMES: OnceLock<HashMap<&'static [u8], (usize, usize)>> = OnceLock::new();
+/// Open-addressed table of the static names: slot → (first static index, entries with that name).
+/// Same-name entries are adjacent in the static table. 128 slots for 52 names keeps probes short.
+const NAME_SLOTS: usize = 128;
+
+fn static_names() -> &'static [(u8, u8); NAME_SLOTS] {
+    static NAMES: OnceLock<[(u8, u8); NAME_SLOTS]> = OnceLock::new();
     NAMES.get_or_init(|| {
-        let mut map: HashMap<&'static [u8], (usize, usize)> = HashMap::new();
-        for (i, (name, _)) in STATIC_TABLE.iter().enumerate() {
-            map.entry(name)
-                .and_modify(|e| e.1 += 1)
-                .or_insert((i + 1, 1));
+        let mut slots = [(0u8, 0u8); NAME_SLOTS];
+        let mut i = 0;
+        while i < STATIC_TABLE.len() {
+            let name = STATIC_TABLE[i].0;
+            let count = STATIC_TABLE[i..]
+                .iter()
+                .take_while(|(n, _)| *n == name)
+                .count();
+            let mut slot = fnv1a(name) as usize % NAME_SLOTS;
+            while slots[slot].0 != 0 {
+                slot = (slot + 1) % NAME_SLOTS;
+            }
+            slots[slot] = ((i + 1) as u8, count as u8);
+            i += count;
         }
-        map
+        slots
     })
+}
+
+/// (first static index, count) of the entries named `name`.
+fn static_name(name: &[u8], hash: u32) -> Option<(usize, usize)> {
+    let slots = static_names();
+    let mut slot = hash as usize % NAME_SLOTS;
+    loop {
+        let (first, count) = slots[slot];
+        if first == 0 {
+            return None;
+        }
+        if STATIC_TABLE[first as usize - 1].0 == name {
+            return Some((first as usize, count as usize));
+        }
+        slot = (slot + 1) % NAME_SLOTS;
+    }
 }
 
 /// §5.1: `value` with an N-bit prefix, the first octet's high bits being `flags`.
@@ -144,8 +171,9 @@ impl Encoder {
 
     /// (index of an entry equal to name and value, index of an entry with that name).
     fn find(&self, name: &[u8], value: &[u8]) -> (Option<usize>, Option<usize>) {
+        let name_hash = fnv1a(name);
         let mut name_index = None;
-        if let Some(&(first, count)) = static_names().get(name) {
+        if let Some((first, count)) = static_name(name, name_hash) {
             name_index = Some(first);
             for index in first..first + count {
                 if STATIC_TABLE[index - 1].1 == value {
@@ -153,10 +181,14 @@ impl Encoder {
                 }
             }
         }
-        for (i, n, v) in self.table.iter() {
-            if n == name {
+        if self.table.is_empty() {
+            return (None, name_index);
+        }
+        for (i, e) in self.table.iter().enumerate() {
+            if e.name_hash == name_hash && *e.name == *name {
                 let index = STATIC_LEN + 1 + i;
-                if v == value {
+                // Slice equality compares lengths before bytes.
+                if *e.value == *value {
                     return (Some(index), name_index.or(Some(index)));
                 }
                 name_index = name_index.or(Some(index));

@@ -14,14 +14,30 @@ pub fn entry_size(name: &[u8], value: &[u8]) -> usize {
     name.len() + value.len() + ENTRY_OVERHEAD
 }
 
-/// A (name, value) entry, owned.
-type Entry = (Box<[u8]>, Box<[u8]>);
+/// FNV-1a: a fast hash for short header names (lookups compare name hashes first).
+pub fn fnv1a(bytes: &[u8]) -> u32 {
+    let mut hash: u32 = 0x811c_9dc5;
+    for &b in bytes {
+        hash = (hash ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    }
+    hash
+}
+
+pub struct Entry {
+    pub name: Box<[u8]>,
+    pub value: Box<[u8]>,
+    pub name_hash: u32,
+    /// Insertion number: entries are told apart by it across evictions (the JS side caches the
+    /// strings of live entries by id).
+    pub id: u32,
+}
 
 pub struct DynamicTable {
     /// Newest first, as HPACK numbers them.
     entries: VecDeque<Entry>,
     size: usize,
     max_size: usize,
+    next_id: u32,
 }
 
 impl DynamicTable {
@@ -30,6 +46,7 @@ impl DynamicTable {
             entries: VecDeque::new(),
             size: 0,
             max_size,
+            next_id: 0,
         }
     }
 
@@ -50,31 +67,50 @@ impl DynamicTable {
     }
 
     /// Entry `i` of the dynamic table (0 = newest).
-    pub fn get(&self, i: usize) -> Option<(&[u8], &[u8])> {
-        self.entries.get(i).map(|(n, v)| (&n[..], &v[..]))
+    pub fn get(&self, i: usize) -> Option<&Entry> {
+        self.entries.get(i)
     }
 
-    /// Entry by HPACK index (1-based over static then dynamic).
-    pub fn lookup(&self, index: usize) -> Option<(&[u8], &[u8])> {
+    /// Entry by HPACK index (1-based over static then dynamic): name, value, and the dynamic
+    /// entry's id (None for the static table).
+    pub fn lookup(&self, index: usize) -> Option<(&[u8], &[u8], Option<u32>)> {
         match index {
             0 => None,
-            1..=STATIC_LEN => Some(STATIC_TABLE[index - 1]),
-            _ => self.get(index - STATIC_LEN - 1),
+            1..=STATIC_LEN => {
+                let (name, value) = STATIC_TABLE[index - 1];
+                Some((name, value, None))
+            }
+            _ => self
+                .get(index - STATIC_LEN - 1)
+                .map(|e| (&e.name[..], &e.value[..], Some(e.id))),
         }
     }
 
+    /// The id of the oldest entry still in the table (ids below it were evicted).
+    pub fn oldest_id(&self) -> u32 {
+        self.entries.back().map_or(self.next_id, |e| e.id)
+    }
+
     /// §4.3 / §4.4: evicts from the end until the new entry fits; an entry larger than the whole
-    /// table empties it and is not added.
-    pub fn insert(&mut self, name: &[u8], value: &[u8]) {
+    /// table empties it and is not added. Returns the new entry's id.
+    pub fn insert(&mut self, name: &[u8], value: &[u8]) -> Option<u32> {
         let size = entry_size(name, value);
         if size > self.max_size {
             self.entries.clear();
             self.size = 0;
-            return;
+            return None;
         }
         self.evict_to(self.max_size - size);
-        self.entries.push_front((name.into(), value.into()));
+        let id = self.next_id;
+        self.next_id = self.next_id.wrapping_add(1);
+        self.entries.push_front(Entry {
+            name: name.into(),
+            value: value.into(),
+            name_hash: fnv1a(name),
+            id,
+        });
         self.size += size;
+        Some(id)
     }
 
     /// §4.3: a new maximum size evicts entries until the table fits.
@@ -85,16 +121,13 @@ impl DynamicTable {
 
     fn evict_to(&mut self, limit: usize) {
         while self.size > limit {
-            let (name, value) = self.entries.pop_back().expect("size > 0 implies an entry");
-            self.size -= entry_size(&name, &value);
+            let e = self.entries.pop_back().expect("size > 0 implies an entry");
+            self.size -= entry_size(&e.name, &e.value);
         }
     }
 
-    /// Iterates (dynamic index 0.., name, value), newest first.
-    pub fn iter(&self) -> impl Iterator<Item = (usize, &[u8], &[u8])> {
-        self.entries
-            .iter()
-            .enumerate()
-            .map(|(i, (n, v))| (i, &n[..], &v[..]))
+    /// Iterates the entries newest first (dynamic index 0..).
+    pub fn iter(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter()
     }
 }
