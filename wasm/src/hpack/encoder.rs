@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use super::huffman;
 use super::rfc7541::STATIC_TABLE;
-use super::table::{entry_size, fnv1a, DynamicTable, STATIC_LEN};
+use super::table::{entry_size, fnv1a, same_bytes, DynamicTable, STATIC_LEN};
 
 /// Per-field flag from the caller: never index this field (§6.2.3), e.g. a secret it knows of.
 pub const FIELD_SENSITIVE: u32 = 1;
@@ -71,7 +71,7 @@ fn static_name(name: &[u8], hash: u32) -> Option<(usize, usize)> {
         if first == 0 {
             return None;
         }
-        if STATIC_TABLE[first as usize - 1].0 == name {
+        if same_bytes(STATIC_TABLE[first as usize - 1].0, name) {
             return Some((first as usize, count as usize));
         }
         slot = (slot + 1) % NAME_SLOTS;
@@ -176,7 +176,7 @@ impl Encoder {
         if let Some((first, count)) = static_name(name, name_hash) {
             name_index = Some(first);
             for index in first..first + count {
-                if STATIC_TABLE[index - 1].1 == value {
+                if same_bytes(STATIC_TABLE[index - 1].1, value) {
                     return (Some(index), name_index);
                 }
             }
@@ -185,10 +185,9 @@ impl Encoder {
             return (None, name_index);
         }
         for (i, e) in self.table.iter().enumerate() {
-            if e.name_hash == name_hash && *e.name == *name {
+            if e.name_hash == name_hash && same_bytes(&e.name, name) {
                 let index = STATIC_LEN + 1 + i;
-                // Slice equality compares lengths before bytes.
-                if *e.value == *value {
+                if same_bytes(&e.value, value) {
                     return (Some(index), name_index.or(Some(index)));
                 }
                 name_index = name_index.or(Some(index));

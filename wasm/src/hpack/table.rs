@@ -23,6 +23,23 @@ pub fn fnv1a(bytes: &[u8]) -> u32 {
     hash
 }
 
+/// Byte-slice equality eight bytes at a time: slice `==` lowers to compiler-builtins' `memcmp`,
+/// which walks wasm memory one byte at a time.
+pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (a_words, a_rest) = a.split_at(a.len() & !7);
+    let (b_words, b_rest) = b.split_at(a_words.len());
+    a_words
+        .chunks_exact(8)
+        .zip(b_words.chunks_exact(8))
+        .all(|(x, y)| {
+            u64::from_le_bytes(x.try_into().unwrap()) == u64::from_le_bytes(y.try_into().unwrap())
+        })
+        && a_rest.iter().zip(b_rest).all(|(x, y)| x == y)
+}
+
 pub struct Entry {
     pub name: Box<[u8]>,
     pub value: Box<[u8]>,
