@@ -1,9 +1,11 @@
 import type { Suite } from '../harness/types.js';
 import { hpackSuite } from './hpack.js';
 import { parserSuite } from './parser.js';
+import { routerSuite } from './router.js';
 
 /** Every suite, by name. Later suites (hpack, router, ipc, http2, server) register here. */
 export const SUITES: Record<string, Suite> = {
   parser: parserSuite,
   hpack: hpackSuite,
+  router: routerSuite,
 };

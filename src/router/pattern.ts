@@ -1,0 +1,96 @@
+// Route patterns: '/static', '/users/:id', '/files/:name.:ext', '/assets/*'.
+import { RouterError } from './errors.js';
+
+/** One piece of a segment that mixes literal text and params, e.g. ':name' '.' ':ext'. */
+export type Part = { literal: string } | { param: string };
+
+export type Segment =
+  | { kind: 'static'; text: string }
+  | { kind: 'param'; name: string }
+  | { kind: 'compound'; key: string; parts: Part[] }
+  | { kind: 'wildcard' };
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+
+function invalid(pattern: string, why: string): never {
+  throw new RouterError('ERR_INVALID_PATTERN', `invalid route ${JSON.stringify(pattern)}: ${why}`);
+}
+
+/** Splits a segment like ':name.:ext' or 'v:version' into literal and param parts. */
+function parseCompound(pattern: string, text: string): Part[] {
+  const parts: Part[] = [];
+  let rest = text;
+  while (rest) {
+    const colon = rest.indexOf(':');
+    if (colon !== 0) {
+      const literal = colon === -1 ? rest : rest.slice(0, colon);
+      parts.push({ literal });
+      rest = rest.slice(literal.length);
+      continue;
+    }
+    const name = NAME.exec(rest.slice(1))?.[0];
+    if (!name) invalid(pattern, `a ':' must be followed by a param name in ${JSON.stringify(text)}`);
+    // Two params with nothing between them could split their text in many ways.
+    if (parts.at(-1) && 'param' in parts.at(-1)!) invalid(pattern, `params in ${JSON.stringify(text)} need a literal between them`);
+    parts.push({ param: name });
+    rest = rest.slice(1 + name.length);
+  }
+  return parts;
+}
+
+export function parsePattern(pattern: string): Segment[] {
+  if (!pattern.startsWith('/')) invalid(pattern, 'it must start with "/"');
+  const texts = pattern.slice(1).split('/');
+  const segments: Segment[] = texts.map((text, i): Segment => {
+    if (text === '*') {
+      if (i !== texts.length - 1) invalid(pattern, 'a wildcard must be the last segment');
+      return { kind: 'wildcard' };
+    }
+    if (text.includes('*')) invalid(pattern, 'a wildcard must be a whole segment');
+    if (!text.includes(':')) return { kind: 'static', text };
+    const parts = parseCompound(pattern, text);
+    if (parts.length === 1 && 'param' in parts[0]) return { kind: 'param', name: parts[0].param };
+    return { kind: 'compound', key: parts.map((p) => ('param' in p ? ':' : p.literal)).join(''), parts };
+  });
+  const names = paramNames(segments);
+  if (new Set(names).size !== names.length) invalid(pattern, 'a param name is used twice');
+  return segments;
+}
+
+/** Param names in the order their values are captured. */
+export function paramNames(segments: Segment[]): string[] {
+  const names: string[] = [];
+  for (const s of segments) {
+    if (s.kind === 'param') {
+      names.push(s.name);
+    } else if (s.kind === 'compound') {
+      for (const p of s.parts) if ('param' in p) names.push(p.param);
+    } else if (s.kind === 'wildcard') {
+      names.push('*');
+    }
+  }
+  return names;
+}
+
+/**
+ * Matches `parts` against path[start..end) and pushes the param values. A param takes the
+ * shortest non-empty text up to the next literal (so ':name.:ext' on 'a.tar.gz' gives 'a' and
+ * 'tar.gz'); the last param takes the rest of the segment.
+ */
+export function matchCompound(parts: Part[], path: string, start: number, end: number, values: string[]): boolean {
+  let pos = start;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if ('literal' in part) {
+      if (!path.startsWith(part.literal, pos) || pos + part.literal.length > end) return false;
+      pos += part.literal.length;
+      continue;
+    }
+    const next = parts[i + 1] as { literal: string } | undefined;
+    const stop = next ? path.indexOf(next.literal, pos + 1) : end;
+    if (stop === -1 || stop > end || stop <= pos) return false;
+    values.push(path.slice(pos, stop));
+    pos = stop;
+  }
+  return pos === end;
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { Router, RouterError } from '../../src/router/index.js';
+import { errorCode } from '../helpers.js';
+import { CASES, type RouterUnderTest } from './cases.js';
+
+/** The implementations we keep. (A wasm router was measured and dropped: see docs/architecture.md.) */
+const IMPLEMENTATIONS: Record<string, (options: (typeof CASES)[number]['options']) => RouterUnderTest> = {
+  wirespeed: (options) => {
+    const router = new Router<string>(options);
+    return {
+      add: (method, pattern, value) => router.add(method, pattern, value),
+      lookup(method, path) {
+        const r = router.lookup(method, path);
+        if (r.status === 'found') return { value: r.value, params: { ...r.params } };
+        if (r.status === 'method-not-allowed') return { allowed: r.allowed };
+        return null;
+      },
+    };
+  },
+};
+
+for (const [name, make] of Object.entries(IMPLEMENTATIONS)) {
+  describe(`router: ${name}`, () => {
+    for (const c of CASES) {
+      it(c.name, () => {
+        const router = make(c.options);
+        for (const [method, pattern] of c.routes) router.add(method, pattern, `${method} ${pattern}`);
+        for (const [method, path, expected] of c.expect) {
+          const got = router.lookup(method, path);
+          const want =
+            expected && typeof expected === 'object' && 'route' in expected ? { value: expected.route, params: expected.params } : expected;
+          expect(got, `${method} ${path}`).toEqual(want);
+        }
+      });
+    }
+  });
+}
+
+describe('router: registration errors', () => {
+  it.each([
+    ['users'],
+    ['/a/*/b'],
+    ['/a/b*'],
+    ['/a/:'],
+    ['/a/:x:y'],
+    ['/a/:x/:x'],
+    ['/a/:1x'],
+  ])('%s is an invalid pattern', (pattern) => {
+    expect(errorCode(() => new Router().add('GET', pattern, 1))).toBe('ERR_INVALID_PATTERN');
+  });
+
+  it('the same method and pattern twice is a conflict; the same pattern for another method is not', () => {
+    const router = new Router<number>().add('GET', '/users/:id', 1).add('POST', '/users/:id', 2);
+    expect(errorCode(() => router.add('GET', '/users/:id', 3))).toBe('ERR_ROUTE_CONFLICT');
+    expect(errorCode(() => router.add('get', '/users/:other', 3))).toBe('ERR_ROUTE_CONFLICT');
+    expect(errorCode(() => router.add('GET', '/static', 1).add('GET', '/static', 2))).toBe('ERR_ROUTE_CONFLICT');
+  });
+
+  it('malformed percent-encoding in a param is an error, not a silent wrong value', () => {
+    const router = new Router<number>().add('GET', '/users/:name', 1);
+    expect(() => router.find('GET', '/users/%E0%A4%A')).toThrow(RouterError);
+    expect(errorCode(() => router.find('GET', '/users/%zz'))).toBe('ERR_INVALID_PERCENT_ENCODING');
+  });
+});
+
+describe('router: scale', () => {
+  it('10,000 static and 10,000 dynamic routes all resolve', () => {
+    const router = new Router<number>();
+    for (let i = 0; i < 10_000; i++) {
+      router.add('GET', `/static/${i}/page`, i);
+      router.add('GET', `/dyn${i}/:id/x`, i);
+    }
+    for (let i = 0; i < 10_000; i += 97) {
+      expect(router.find('GET', `/static/${i}/page`)?.value).toBe(i);
+      expect(router.find('GET', `/dyn${i}/abc/x`)).toEqual({ value: i, params: { id: 'abc' } });
+    }
+    expect(router.find('GET', '/static/10000/page')).toBeNull();
+  });
+});
