@@ -2,7 +2,7 @@
 // koa-tree-router, on the cases of the ZapJS report plus a realistic API (GitHub's REST routes).
 import { GITHUB_REQUESTS, GITHUB_ROUTES } from '../peers/github-routes.js';
 import { ROUTERS, type Find, type Routes } from '../peers/routers.js';
-import type { BenchCase, Runtime, Suite } from '../harness/types.js';
+import type { BenchCase, Suite } from '../harness/types.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
 
@@ -118,7 +118,7 @@ export function scenarioOperation(find: Find, requests: [string, string][]): () 
 export const routerSuite: Suite = {
   name: 'router',
   description: 'route lookup (value + params) per request',
-  async cases(_runtime: Runtime): Promise<BenchCase[]> {
+  async cases(): Promise<BenchCase[]> {
     const cases: BenchCase[] = [];
     for (const scenario of SCENARIOS) {
       for (const peer of ROUTERS) {
