@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // wirespeed CLI. `bench` runs suites and writes a result file (schema in bench/README.md).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_OPTIONS, QUICK_OPTIONS, runCase, type RunOptions } from './harness/runner.js';
@@ -9,8 +9,10 @@ import { detectRuntime, serverFingerprint } from './harness/fingerprint.js';
 import { RESULT_SCHEMA, type BenchCase, type CaseResult, type ResultFile } from './harness/types.js';
 import { SUITES } from './suites/index.js';
 import { startDashboard } from './dashboard/server.js';
+import { compareRuns, toMarkdown, toText } from './harness/compare.js';
 
 const USAGE = `usage: wirespeed bench [--suite parser[,...]] [--out FILE] [--quick] [--isolate] [--filter TEXT]
+       wirespeed compare A.json B.json [...] [--baseline N] [--format text|markdown|json] [--noise 0.05]
        wirespeed dashboard [--port N] [--host H] [--results DIR[,DIR...]]
 
   --suite    suites to run (default: all): ${Object.keys(SUITES).join(', ')}
@@ -19,7 +21,33 @@ const USAGE = `usage: wirespeed bench [--suite parser[,...]] [--out FILE] [--qui
   --isolate  run each case in a fresh process (JIT state of one case cannot skew another)
   --filter   only cases whose "group / impl" contains TEXT
 
+  compare    per case: median [95% CI] in each run, ratio to the baseline run (default the first),
+             Mann-Whitney U at alpha 0.05 ("~" when not significant or within the noise band),
+             "x-machine" instead of a verdict when the fingerprints differ; geometric-mean row
   dashboard  serves the dashboard and the result files (default port 8787, results bench/results)`;
+
+function compare(argv: string[]): void {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      baseline: { type: 'string', default: '0' },
+      format: { type: 'string', default: 'text' },
+      noise: { type: 'string', default: '0.05' },
+    },
+  });
+  const runs = positionals.map((path) => {
+    const file = JSON.parse(readFileSync(path, 'utf8')) as ResultFile;
+    if (file.schema !== RESULT_SCHEMA) throw new Error(`${path} is not a ${RESULT_SCHEMA} result file`);
+    return { label: path.split('/').pop()!, file };
+  });
+  const comparison = compareRuns(runs, { baseline: Number(values.baseline), noise: Number(values.noise) });
+  for (const warning of new Set(comparison.warnings)) console.error(`warning: ${warning}`);
+  if (values.format === 'json') console.log(JSON.stringify(comparison, null, 1));
+  else if (values.format === 'markdown') console.log(toMarkdown(comparison));
+  else if (values.format === 'text') console.log(toText(comparison));
+  else throw new Error(`unknown format "${values.format}" (text, markdown, json)`);
+}
 
 async function dashboard(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -122,6 +150,8 @@ async function main(): Promise<void> {
   switch (command) {
     case 'bench':
       return bench(rest);
+    case 'compare':
+      return compare(rest);
     case 'dashboard':
       return dashboard(rest);
     case undefined:
@@ -129,7 +159,7 @@ async function main(): Promise<void> {
     case '--help':
       return console.log(USAGE);
     default:
-      // compare and report arrive with their own issue; say so instead of pretending.
+      // `report` arrives with its own issue; say so instead of pretending.
       console.error(`wirespeed: "${command}" is not available in this version.\n\n${USAGE}`);
       process.exitCode = 2;
   }

@@ -48,5 +48,6 @@ describe('wirespeed bench', () => {
     };
     expect(run(['bench', '--suite', 'nope'])).toContain('unknown suite "nope"');
     expect(run(['frobnicate'])).toContain('"frobnicate" is not available');
+    expect(run(['compare', 'one.json'])).toContain('no such file');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { geomean, medianRanks, quantile, summarize } from '../../bench/harness/stats.js';
+import { geomean, mannWhitneyU, medianRanks, quantile, summarize } from '../../bench/harness/stats.js';
 
 describe('statistics (known answers)', () => {
   it('quantiles interpolate like R type 7 / numpy', () => {
@@ -35,5 +35,22 @@ describe('statistics (known answers)', () => {
   it('geomean of ratios', () => {
     expect(geomean([2, 8])).toBeCloseTo(4, 12);
     expect(geomean([0.5, 2])).toBeCloseTo(1, 12);
+  });
+});
+
+describe('Mann-Whitney U (known answers from scipy.stats.mannwhitneyu, two-sided, asymptotic)', () => {
+  it.each([
+    [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [11, 12, 13, 14, 15, 16, 17, 18, 19, 20], 0, 0.00018267179110955002],
+    [[19, 22, 16, 29, 24], [20, 11, 17, 12], 17, 0.11134688653314041],
+    [[1.1, 2.2, 3.3, 4.4, 5.5, 6.6, 7.7, 8.8], [1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5], 31.5, 1],
+    [[5, 5, 5, 6, 6, 7, 8], [5, 6, 6, 6, 7, 7, 7, 8, 9], 19.5, 0.2092123208130564],
+  ])('%j vs %j: U = %d, p = %f', (a, b, u, p) => {
+    const r = mannWhitneyU(a, b);
+    expect(r.u).toBe(u);
+    expect(r.p).toBeCloseTo(p, 6);
+  });
+
+  it('identical constant samples give p = 1', () => {
+    expect(mannWhitneyU([3, 3, 3], [3, 3, 3]).p).toBe(1);
   });
 });
