@@ -1,0 +1,23 @@
+export type IpcErrorCode =
+  | 'ERR_CORRUPT_FRAME'
+  | 'ERR_FRAME_TOO_LARGE'
+  | 'ERR_UNKNOWN_MESSAGE_TYPE'
+  | 'ERR_TRUNCATED_FRAME'
+  | 'ERR_HANDSHAKE'
+  | 'ERR_TIMEOUT'
+  | 'ERR_CANCELLED'
+  | 'ERR_CLOSED'
+  | 'ERR_NO_HANDLER'
+  | 'ERR_REMOTE'
+  | 'ERR_DECODE';
+
+/** An IPC failure with a stable `code`. */
+export class IpcError extends Error {
+  constructor(
+    readonly code: IpcErrorCode,
+    message: string = code,
+  ) {
+    super(message);
+    this.name = 'IpcError';
+  }
+}

@@ -1,0 +1,96 @@
+// Frames: [u32 BE length of what follows][u8 type][u32 BE id][payload]. The length is checked as
+// soon as its 4 bytes arrive, so a corrupt or oversize frame fails before its payload is buffered.
+import { IpcError } from './errors.js';
+
+export const FrameType = {
+  HELLO: 1,
+  REQUEST: 2,
+  RESPONSE: 3,
+  ERROR: 4,
+  CANCEL: 5,
+  EVENT: 6,
+} as const;
+export type FrameType = (typeof FrameType)[keyof typeof FrameType];
+
+const KNOWN_TYPES = new Set<number>(Object.values(FrameType));
+
+/** Bytes before the payload: length (4), type (1), id (4). */
+export const FRAME_HEADER = 9;
+/** Default largest frame (header included): 16 MiB. */
+export const DEFAULT_MAX_FRAME = 16 * 1024 * 1024;
+
+export interface Frame {
+  type: FrameType;
+  id: number;
+  payload: Uint8Array;
+}
+
+/** One frame as bytes; throws ERR_FRAME_TOO_LARGE instead of making a frame over `maxFrame`. */
+export function encodeFrame(type: FrameType, id: number, payload: Uint8Array, maxFrame = DEFAULT_MAX_FRAME): Uint8Array {
+  const size = FRAME_HEADER + payload.length;
+  if (size > maxFrame) throw new IpcError('ERR_FRAME_TOO_LARGE', `a ${size}-byte frame is over the ${maxFrame}-byte limit`);
+  const frame = new Uint8Array(size);
+  const view = new DataView(frame.buffer);
+  view.setUint32(0, size - 4);
+  frame[4] = type;
+  view.setUint32(5, id >>> 0);
+  frame.set(payload, FRAME_HEADER);
+  return frame;
+}
+
+/**
+ * Reassembles frames from chunks split anywhere (one byte at a time works) and splits chunks that
+ * hold several frames. Errors are final: the stream cannot be resynchronised.
+ */
+export class FrameDecoder {
+  private buffer = new Uint8Array(0);
+  private failure: IpcError | null = null;
+
+  constructor(private maxFrame = DEFAULT_MAX_FRAME) {}
+
+  /** After a handshake lowered the limit. */
+  setMaxFrame(maxFrame: number): void {
+    this.maxFrame = maxFrame;
+  }
+
+  /** Adds `chunk` and returns the frames it completed (payloads are copies). */
+  push(chunk: Uint8Array): Frame[] {
+    if (this.failure) throw this.failure;
+    let data = chunk;
+    if (this.buffer.length) {
+      data = new Uint8Array(this.buffer.length + chunk.length);
+      data.set(this.buffer);
+      data.set(chunk, this.buffer.length);
+    }
+    const frames: Frame[] = [];
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    let pos = 0;
+    try {
+      while (data.length - pos >= 4) {
+        const rest = view.getUint32(pos);
+        if (rest < FRAME_HEADER - 4) throw new IpcError('ERR_CORRUPT_FRAME', `frame length ${rest} is shorter than a frame header`);
+        if (rest + 4 > this.maxFrame) throw new IpcError('ERR_FRAME_TOO_LARGE', `a ${rest + 4}-byte frame is over the ${this.maxFrame}-byte limit`);
+        if (data.length - pos < 5) break;
+        const type = data[pos + 4];
+        if (!KNOWN_TYPES.has(type)) throw new IpcError('ERR_UNKNOWN_MESSAGE_TYPE', `unknown frame type ${type}`);
+        if (data.length - pos < 4 + rest) break;
+        frames.push({ type: type as FrameType, id: view.getUint32(pos + 5), payload: data.slice(pos + FRAME_HEADER, pos + 4 + rest) });
+        pos += 4 + rest;
+      }
+    } catch (error) {
+      this.failure = error as IpcError;
+      throw error;
+    }
+    this.buffer = pos === data.length ? new Uint8Array(0) : data.slice(pos);
+    return frames;
+  }
+
+  /** The input ended: a frame cut short is an error. */
+  end(): void {
+    if (this.failure) throw this.failure;
+    if (this.buffer.length) {
+      this.failure = new IpcError('ERR_TRUNCATED_FRAME', `the input ended ${this.buffer.length} bytes into a frame`);
+      throw this.failure;
+    }
+  }
+}

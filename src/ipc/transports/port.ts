@@ -1,0 +1,31 @@
+// A MessagePort (worker_threads in Node, web workers, Deno): each frame is one message and its
+// buffer is transferred, not copied.
+import type { Transport } from '../transport.js';
+
+/** The part of MessagePort this uses (web and node:worker_threads both have it). */
+export interface PortLike {
+  postMessage(message: unknown, transfer: Transferable[]): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  addEventListener(type: 'close', listener: () => void): void;
+  start?(): void;
+  close(): void;
+}
+
+export function portTransport(port: PortLike): Transport {
+  return {
+    send(bytes) {
+      // Frames from encodeFrame own their buffer, so transferring it moves exactly this frame.
+      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+      const frame = own ? bytes : bytes.slice();
+      port.postMessage(frame, [frame.buffer as ArrayBuffer]);
+    },
+    start(receiver) {
+      port.addEventListener('message', (event) => receiver.data(event.data as Uint8Array));
+      port.addEventListener('close', () => receiver.end());
+      port.start?.();
+    },
+    close() {
+      port.close();
+    },
+  };
+}

@@ -1,0 +1,22 @@
+// Node-style streams: a net.Socket (Unix domain socket, named pipe, TCP) or a child process's
+// stdio. Works on Deno through its node: modules.
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '../transport.js';
+
+export function streamTransport(readable: Readable, writable: Writable = readable as unknown as Writable): Transport {
+  return {
+    send(bytes) {
+      writable.write(bytes);
+    },
+    start(receiver) {
+      readable.on('data', (chunk: Uint8Array) => receiver.data(chunk));
+      readable.once('end', () => receiver.end());
+      readable.once('error', (error) => receiver.end(error));
+      writable.once('error', (error) => receiver.end(error));
+    },
+    close() {
+      writable.end();
+      if (readable !== (writable as unknown)) readable.destroy();
+    },
+  };
+}

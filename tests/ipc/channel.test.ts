@@ -1,0 +1,145 @@
+// The channel over real transports: a Unix domain socket, a child process's stdio, a MessageChannel
+// and a Worker.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import { afterAll, describe, expect, it } from 'vitest';
+import { encodeFrame, FrameType, IpcChannel, portTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
+
+/** A connected pair of Unix domain sockets (client side, server side). */
+async function socketPair(): Promise<{ server: Server; client: Socket; serverSide: Socket }> {
+  const path = join(mkdtempSync(join(tmpdir(), 'wirespeed-ipc-')), 'ipc.sock');
+  let accept!: (socket: Socket) => void;
+  const accepted = new Promise<Socket>((resolve) => (accept = resolve));
+  const server = createServer((socket) => accept(socket));
+  await new Promise<void>((resolve) => server.listen(path, resolve));
+  const client = createConnection(path);
+  return { server, client, serverSide: await accepted };
+}
+
+describe('IPC over a Unix domain socket', async () => {
+  const { server, client, serverSide } = await socketPair();
+  const a = new IpcChannel(streamTransport(client));
+  const b = new IpcChannel(streamTransport(serverSide), { maxFrame: 4096 });
+  b.handle('add', (p) => (p as number[])[0] + (p as number[])[1]);
+  b.handle('fail', () => {
+    throw new Error('boom');
+  });
+  b.handle('slow', (_p, { signal }) => new Promise((resolve) => signal.addEventListener('abort', () => resolve('late'))));
+  afterAll(() => {
+    a.close();
+    server.close();
+  });
+
+  it('does requests after the handshake, both ways, many in flight', async () => {
+    await Promise.all([a.ready, b.ready]);
+    a.handle('mul', (p) => (p as number[])[0] * (p as number[])[1]);
+    const sums = await Promise.all(Array.from({ length: 200 }, (_, i) => a.request('add', [i, 1])));
+    expect(sums).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(await b.request('mul', [6, 7])).toBe(42);
+  });
+
+  it('reports remote errors, missing handlers, timeouts and cancellation', async () => {
+    await expect(a.request('fail')).rejects.toMatchObject({ code: 'ERR_REMOTE', message: 'boom' });
+    await expect(a.request('nope')).rejects.toMatchObject({ code: 'ERR_NO_HANDLER' });
+    await expect(a.request('slow', null, { timeout: 50 })).rejects.toMatchObject({ code: 'ERR_TIMEOUT' });
+    const controller = new AbortController();
+    const pending = a.request('slow', null, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(pending).rejects.toMatchObject({ code: 'ERR_CANCELLED' });
+    expect(await a.request('add', [2, 2])).toBe(4); // still usable
+  });
+
+  it('uses the smaller max frame of the two sides and refuses bigger messages before sending', async () => {
+    await expect(a.request('add', [1, 'x'.repeat(5000)])).rejects.toMatchObject({ code: 'ERR_FRAME_TOO_LARGE' });
+    expect(await a.request('add', [1, 2])).toBe(3);
+  });
+
+  it('delivers events', async () => {
+    const got = new Promise((resolve) => b.on('tick', resolve));
+    a.notify('tick', { n: 1 });
+    expect(await got).toEqual({ n: 1 });
+  });
+});
+
+describe('IPC failures on the wire', () => {
+  it('a corrupt frame from the other side closes the channel with a clear error', async () => {
+    const { server, client, serverSide } = await socketPair();
+    const a = new IpcChannel(streamTransport(client));
+    serverSide.write(Uint8Array.of(0, 0, 0, 1, 9)); // a length shorter than a frame header
+    await expect(a.ready).rejects.toMatchObject({ code: 'ERR_CORRUPT_FRAME' });
+    await expect(a.request('x')).rejects.toMatchObject({ code: 'ERR_CORRUPT_FRAME' });
+    server.close();
+  });
+
+  it('a different codec fails the handshake; a peer that never says Hello times out', async () => {
+    const { server, client, serverSide } = await socketPair();
+    const a = new IpcChannel(streamTransport(client), { codec: 'json' });
+    const b = new IpcChannel(streamTransport(serverSide), { codec: 'msgpack' });
+    await expect(a.ready).rejects.toMatchObject({ code: 'ERR_HANDSHAKE' });
+    await expect(b.ready).rejects.toMatchObject({ code: 'ERR_HANDSHAKE' });
+    const silent = await socketPair();
+    const c = new IpcChannel(streamTransport(silent.client), { handshakeTimeout: 100 });
+    await expect(c.ready).rejects.toMatchObject({ code: 'ERR_HANDSHAKE' });
+    server.close();
+    silent.server.close();
+  });
+
+  it('a frame cut short when the other side hangs up is reported as truncated', async () => {
+    const { server, client, serverSide } = await socketPair();
+    const a = new IpcChannel(streamTransport(client));
+    new IpcChannel(streamTransport(serverSide));
+    await a.ready;
+    const pending = a.request('anything');
+    serverSide.end(encodeFrame(FrameType.EVENT, 0, new Uint8Array(10)).subarray(0, 7));
+    await expect(pending).rejects.toMatchObject({ code: 'ERR_TRUNCATED_FRAME' });
+    server.close();
+  });
+});
+
+describe('IPC over child process stdio', () => {
+  it.each(['msgpack', 'json'] as const)('talks to a real child process (%s)', async (codec) => {
+    const script = new URL('./child-peer.mjs', import.meta.url).pathname;
+    const child = spawn(process.execPath, [script, codec], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const channel = new IpcChannel(streamTransport(child.stdout, child.stdin), { codec });
+    expect(await channel.request('pid')).toBe(child.pid);
+    expect(await channel.request('add', [40, 2])).toBe(42);
+    const value = { list: Array.from({ length: 1000 }, (_, i) => ({ i, s: `item ${i}` })) };
+    expect(await channel.request('echo', value)).toEqual(value);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    channel.notify('bye');
+    expect(await exited).toBe(0);
+  });
+});
+
+describe('IPC over MessagePort', () => {
+  it('works over a MessageChannel with transferred frames', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const a = new IpcChannel(portTransport(port1 as unknown as PortLike));
+    const b = new IpcChannel(portTransport(port2 as unknown as PortLike));
+    b.handle('upper', (s) => String(s).toUpperCase());
+    expect(await a.request('upper', 'hello')).toBe('HELLO');
+    a.close();
+    b.close();
+  });
+
+  it('talks to a real Worker', async () => {
+    const code = `
+      const { parentPort } = require('node:worker_threads');
+      import(${JSON.stringify(new URL('../../dist/src/ipc/index.js', import.meta.url).href)}).then(({ IpcChannel, portTransport }) => {
+        parentPort.once('message', (port) => {
+          new IpcChannel(portTransport(port)).handle('square', (n) => n * n);
+        });
+      });`;
+    const worker = new Worker(code, { eval: true });
+    const { port1, port2 } = new MessageChannel();
+    worker.postMessage(port2, [port2]);
+    const channel = new IpcChannel(portTransport(port1 as unknown as PortLike));
+    expect(await channel.request('square', 12)).toBe(144);
+    channel.close();
+    await worker.terminate();
+  });
+});

@@ -1,0 +1,13 @@
+// A peer in a child process, on its stdio: the built package, as a user would run it.
+import { IpcChannel, streamTransport } from '../../dist/src/ipc/index.js';
+
+const channel = new IpcChannel(streamTransport(process.stdin, process.stdout), { codec: process.argv[2] ?? 'msgpack' });
+channel
+  .handle('add', ([a, b]) => a + b)
+  .handle('echo', (value) => value)
+  .handle('pid', () => process.pid)
+  .handle('slow', (_, { signal }) => new Promise((resolve) => signal.addEventListener('abort', () => resolve('aborted'))))
+  .handle('fail', () => {
+    throw new Error('boom');
+  });
+channel.on('bye', () => process.exit(0));

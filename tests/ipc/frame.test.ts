@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { encodeFrame, FrameDecoder, FrameType, jsonCodec, msgpackCodec } from '../../src/ipc/index.js';
+import { errorCode } from '../helpers.js';
+
+const frames = () => [
+  encodeFrame(FrameType.REQUEST, 1, msgpackCodec.encode(['add', [1, 2]])),
+  encodeFrame(FrameType.RESPONSE, 1, msgpackCodec.encode(3)),
+  encodeFrame(FrameType.EVENT, 0, new Uint8Array(0)),
+  encodeFrame(FrameType.REQUEST, 0xffff_fffe, new Uint8Array(1000).fill(7)),
+];
+
+const join = (parts: Uint8Array[]) => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) out.set(p, (at += p.length) - p.length);
+  return out;
+};
+
+describe('frames', () => {
+  it('decode the same whether split at every byte or joined in one chunk', () => {
+    const wire = join(frames());
+    const whole = new FrameDecoder().push(wire);
+    expect(whole.map((f) => [f.type, f.id, f.payload.length])).toEqual([[2, 1, 8], [3, 1, 1], [6, 0, 0], [2, 0xffff_fffe, 1000]]);
+    expect(msgpackCodec.decode(whole[0].payload)).toEqual(['add', [1, 2]]);
+    for (const step of [1, 2, 3, 7, 13, 500]) {
+      const decoder = new FrameDecoder();
+      const got = [];
+      for (let i = 0; i < wire.length; i += step) got.push(...decoder.push(wire.subarray(i, i + step)));
+      decoder.end();
+      const plain = (list: typeof whole) => list.map((f) => [f.type, f.id, Array.from(f.payload)]);
+      expect(plain(got)).toEqual(plain(whole));
+    }
+  });
+
+  it('refuse to make a frame over the limit, before sending anything', () => {
+    expect(errorCode(() => encodeFrame(FrameType.EVENT, 0, new Uint8Array(100), 108))).toBe('ERR_FRAME_TOO_LARGE');
+    expect(encodeFrame(FrameType.EVENT, 0, new Uint8Array(99), 108).length).toBe(108);
+  });
+
+  it('reject an oversize frame from its length alone, without waiting for the payload', () => {
+    const decoder = new FrameDecoder(1024);
+    expect(errorCode(() => decoder.push(Uint8Array.of(0, 0, 0x10, 0)))).toBe('ERR_FRAME_TOO_LARGE');
+    expect(errorCode(() => decoder.push(new Uint8Array(1)))).toBe('ERR_FRAME_TOO_LARGE');
+  });
+
+  it('reject a corrupt length, an unknown type and a truncated end', () => {
+    expect(errorCode(() => new FrameDecoder().push(Uint8Array.of(0, 0, 0, 2, 1, 0)))).toBe('ERR_CORRUPT_FRAME');
+    expect(errorCode(() => new FrameDecoder().push(Uint8Array.of(0, 0, 0, 5, 99, 0, 0, 0, 0)))).toBe('ERR_UNKNOWN_MESSAGE_TYPE');
+    const decoder = new FrameDecoder();
+    decoder.push(frames()[0].subarray(0, 6));
+    expect(errorCode(() => decoder.end())).toBe('ERR_TRUNCATED_FRAME');
+  });
+
+  it('codecs round-trip and refuse garbage with a clear error', () => {
+    const value = { id: 7, tags: ['a', 'b'], nested: { ok: true, n: null }, text: 'é☃' };
+    expect(jsonCodec.decode(jsonCodec.encode(value))).toEqual(value);
+    expect(msgpackCodec.decode(msgpackCodec.encode(value))).toEqual(value);
+    expect(errorCode(() => jsonCodec.decode(Uint8Array.of(0x7b)))).toBe('ERR_DECODE');
+    expect(errorCode(() => msgpackCodec.decode(Uint8Array.of(0x92, 0x01)))).toBe('ERR_DECODE'); // an array cut short
+  });
+});
