@@ -19,10 +19,23 @@ export const QUICK_OPTIONS: RunOptions = { warmupMs: 60, minTimeMs: 120, minSamp
 let sink: unknown;
 
 export async function runCase(c: BenchCase, options: RunOptions): Promise<CaseResult> {
-  const fn = c.setup();
+  const fn = await c.setup();
+  try {
+    return await measureCase(c, fn, options);
+  } finally {
+    await c.teardown?.();
+  }
+}
+
+async function measureCase(c: BenchCase, fn: () => unknown, options: RunOptions): Promise<CaseResult> {
   const end = performance.now() + options.warmupMs;
-  while (performance.now() < end) {
-    for (let i = 0; i < 32; i++) sink = fn();
+  if (fn() instanceof Promise) {
+    // An asynchronous operation (a real round trip) is awaited, one at a time.
+    while (performance.now() < end) sink = await fn();
+  } else {
+    while (performance.now() < end) {
+      for (let i = 0; i < 32; i++) sink = fn();
+    }
   }
   const stats = await measure(fn, { min_cpu_time: options.minTimeMs * 1e6, min_samples: options.minSamples });
   return {

@@ -15,8 +15,13 @@ export interface BenchCase {
   impl: string;
   /** The implementation other ones in the group are compared to. */
   baseline?: boolean;
-  /** Prepares inputs once and returns the operation to time. It must return a value. */
-  setup(): () => unknown;
+  /**
+   * Prepares inputs once and returns the operation to time. It must return a value (or a promise:
+   * the operation is then awaited, one at a time).
+   */
+  setup(): (() => unknown) | Promise<() => unknown>;
+  /** Releases what setup started (servers, child processes, workers). */
+  teardown?(): void | Promise<void>;
 }
 
 export interface Suite {

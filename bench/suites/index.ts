@@ -1,5 +1,6 @@
 import type { Suite } from '../harness/types.js';
 import { hpackSuite } from './hpack.js';
+import { ipcSuite } from './ipc.js';
 import { parserSuite } from './parser.js';
 import { routerSuite } from './router.js';
 
@@ -8,4 +9,5 @@ export const SUITES: Record<string, Suite> = {
   parser: parserSuite,
   hpack: hpackSuite,
   router: routerSuite,
+  ipc: ipcSuite,
 };

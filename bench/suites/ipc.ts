@@ -1,0 +1,60 @@
+// Suite `ipc`: message codecs (JSON vs MessagePack through msgpackr), frame cost, and real round
+// trips over each transport, framed channel against the raw transport carrying the same bytes.
+import { items, LARGE, MEDIUM, SMALL } from '../peers/ipc-messages.js';
+import * as transports from '../peers/ipc-transports.js';
+import { encodeFrame, FrameDecoder, FrameType, jsonCodec, msgpackCodec, type Codec } from '../../src/ipc/index.js';
+import type { BenchCase, Suite } from '../harness/types.js';
+
+const CODECS: [string, Codec, boolean][] = [
+  ['JSON', jsonCodec, true],
+  ['MessagePack (msgpackr)', msgpackCodec, false],
+];
+
+export const ipcSuite: Suite = {
+  name: 'ipc',
+  description: 'IPC codecs, framing and round trips',
+  async cases(runtime): Promise<BenchCase[]> {
+    const cases: BenchCase[] = [];
+    const add = (group: string, impl: string, setup: BenchCase['setup'], baseline = false, teardown?: () => Promise<void>) =>
+      cases.push({ suite: 'ipc', group, impl, baseline, setup, teardown });
+
+    for (const [size, message] of [['small', SMALL], ['medium', MEDIUM], ['large (100 items)', LARGE]] as const) {
+      for (const [name, codec, baseline] of CODECS) {
+        add(`encode ${size}`, name, () => () => codec.encode(message).length, baseline);
+        const bytes = codec.encode(message);
+        add(`decode ${size}`, name, () => () => codec.decode(bytes), baseline);
+      }
+    }
+    for (const n of [10, 100, 1000, 10000]) {
+      const message = { items: items(n) };
+      for (const [name, codec, baseline] of CODECS) {
+        add(`encode + decode ${n} items`, name, () => () => codec.decode(codec.encode(message)), baseline);
+      }
+    }
+    const payload = msgpackCodec.encode(SMALL);
+    add('frame: encode header + copy', 'wirespeed', () => () => encodeFrame(FrameType.REQUEST, 7, payload).length);
+    const frame = encodeFrame(FrameType.REQUEST, 7, payload);
+    add('frame: parse', 'wirespeed', () => {
+      const decoder = new FrameDecoder();
+      return () => decoder.push(frame).length;
+    });
+
+    if (runtime !== 'browser') {
+      const trips: [string, (m: unknown) => Promise<transports.RoundTrip>, (m: unknown) => Promise<transports.RoundTrip>][] = [
+        ['Unix socket', transports.socketFramed, transports.socketRaw],
+        ['Worker MessagePort', transports.workerFramed, transports.workerRaw],
+        ['child process stdio', transports.childFramed, transports.childRaw],
+      ];
+      for (const [transport, framed, raw] of trips) {
+        for (const [impl, make, baseline] of [['raw transport, same bytes', raw, true], ['IpcChannel request', framed, false]] as const) {
+          let trip: transports.RoundTrip | undefined;
+          add(`round trip (small) over ${transport}`, impl, async () => {
+            trip = await make(SMALL);
+            return () => trip!.run();
+          }, baseline, async () => trip?.close());
+        }
+      }
+    }
+    return cases;
+  },
+};
