@@ -2,7 +2,7 @@
 // trips over each transport, framed channel against the raw transport carrying the same bytes.
 import { items, LARGE, MEDIUM, SMALL } from '../peers/ipc-messages.js';
 import * as transports from '../peers/ipc-transports.js';
-import { encodeFrame, FrameDecoder, FrameType, jsonCodec, msgpackCodec, type Codec } from '../../src/ipc/index.js';
+import { encodeFrame, FrameDecoder, FrameType, jsonCodec, msgpackCodec, msgpackrRecordsCodec, type Codec } from '../../src/ipc/index.js';
 import type { BenchCase, Suite } from '../harness/types.js';
 
 const CODECS: [string, Codec, boolean][] = [
@@ -24,6 +24,19 @@ export const ipcSuite: Suite = {
         const bytes = codec.encode(message);
         add(`decode ${size}`, name, () => () => codec.decode(bytes), baseline);
       }
+      // msgpackr records in a channel's steady state: the shapes were sent once already.
+      add(`encode ${size}`, 'msgpackr records (ordered stream)', () => {
+        const codec = msgpackrRecordsCodec();
+        codec.encode(message);
+        return () => codec.encode(message).length;
+      });
+      add(`decode ${size}`, 'msgpackr records (ordered stream)', () => {
+        const sender = msgpackrRecordsCodec();
+        const receiver = msgpackrRecordsCodec();
+        receiver.decode(sender.encode(message));
+        const steady = sender.encode(message);
+        return () => receiver.decode(steady);
+      });
     }
     for (const n of [10, 100, 1000, 10000]) {
       const message = { items: items(n) };

@@ -1,7 +1,7 @@
 // A request/response and event channel over any Transport: a Hello handshake (version, max frame,
 // codec), then typed frames with ids; requests time out or are cancelled, and the other side's
 // handler sees the cancellation through an AbortSignal.
-import { CODECS, jsonCodec, type Codec } from './codec.js';
+import { createCodec, jsonCodec, type Codec, type CodecName } from './codec.js';
 import { IpcError } from './errors.js';
 import { DEFAULT_MAX_FRAME, encodeFrame, FrameDecoder, FrameType, type Frame } from './frame.js';
 import type { Transport } from './transport.js';
@@ -9,8 +9,11 @@ import type { Transport } from './transport.js';
 export const PROTOCOL_VERSION = 1;
 
 export interface ChannelOptions {
-  /** 'msgpack' (default) or 'json'; both sides must pick the same. */
-  codec?: 'json' | 'msgpack';
+  /**
+   * 'msgpack' (default, plain MessagePack), 'json', or 'msgpackr' (msgpackr records: fastest, both
+   * ends must be msgpackr). Both sides must pick the same.
+   */
+  codec?: CodecName;
   /** Largest frame this side accepts; the smaller of the two sides' limits applies. Default 16 MiB. */
   maxFrame?: number;
   /** Default request timeout in ms. Default 30 s. */
@@ -79,7 +82,7 @@ export class IpcChannel {
     private readonly transport: Transport,
     options: ChannelOptions = {},
   ) {
-    this.codec = CODECS[options.codec ?? 'msgpack'];
+    this.codec = createCodec(options.codec ?? 'msgpack');
     this.maxFrame = options.maxFrame ?? DEFAULT_MAX_FRAME;
     this.timeout = options.timeout ?? 30_000;
     this.decoder = new FrameDecoder(this.maxFrame);

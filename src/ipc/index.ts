@@ -1,5 +1,5 @@
 export { IpcChannel, PROTOCOL_VERSION, type ChannelOptions, type RequestOptions } from './channel.js';
-export { CODECS, jsonCodec, msgpackCodec, type Codec } from './codec.js';
+export { createCodec, jsonCodec, msgpackCodec, msgpackrRecordsCodec, type Codec, type CodecName } from './codec.js';
 export { IpcError, type IpcErrorCode } from './errors.js';
 export { DEFAULT_MAX_FRAME, encodeFrame, FRAME_HEADER, FrameDecoder, FrameType, type Frame } from './frame.js';
 export type { Receiver, Transport } from './transport.js';

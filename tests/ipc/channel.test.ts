@@ -101,7 +101,7 @@ describe('IPC failures on the wire', () => {
 });
 
 describe('IPC over child process stdio', () => {
-  it.each(['msgpack', 'json'] as const)('talks to a real child process (%s)', async (codec) => {
+  it.each(['msgpack', 'json', 'msgpackr'] as const)('talks to a real child process (%s)', async (codec) => {
     const script = new URL('./child-peer.mjs', import.meta.url).pathname;
     const child = spawn(process.execPath, [script, codec], { stdio: ['pipe', 'pipe', 'inherit'] });
     const channel = new IpcChannel(streamTransport(child.stdout, child.stdin), { codec });

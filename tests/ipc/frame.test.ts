@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeFrame, FrameDecoder, FrameType, jsonCodec, msgpackCodec } from '../../src/ipc/index.js';
+import { encodeFrame, FrameDecoder, FrameType, jsonCodec, msgpackCodec, msgpackrRecordsCodec } from '../../src/ipc/index.js';
 import { errorCode } from '../helpers.js';
 
 const frames = () => [
@@ -56,6 +56,13 @@ describe('frames', () => {
     expect(jsonCodec.decode(jsonCodec.encode(value))).toEqual(value);
     expect(msgpackCodec.decode(msgpackCodec.encode(value))).toEqual(value);
     expect(errorCode(() => jsonCodec.decode(Uint8Array.of(0x7b)))).toBe('ERR_DECODE');
+    // msgpackr records: shapes are described once and referenced after, in order.
+    const sender = msgpackrRecordsCodec();
+    const receiver = msgpackrRecordsCodec();
+    for (let i = 0; i < 300; i++) {
+      const message = i % 3 ? { id: i, name: `n${i}`, nested: { ok: i % 2 === 0 } } : { other: [i, 'x'], id: i };
+      expect(receiver.decode(sender.encode(message))).toEqual(message);
+    }
     expect(errorCode(() => msgpackCodec.decode(Uint8Array.of(0x92, 0x01)))).toBe('ERR_DECODE'); // an array cut short
   });
 });
