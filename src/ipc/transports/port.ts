@@ -7,6 +7,8 @@ export interface PortLike {
   postMessage(message: unknown, transfer: Transferable[]): void;
   addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
   addEventListener(type: 'close', listener: () => void): void;
+  /** Node's EventEmitter face: no MessageEvent object per message, which EventTarget makes. */
+  on?(type: 'message', listener: (data: unknown) => void): unknown;
   start?(): void;
   close(): void;
 }
@@ -20,7 +22,8 @@ export function portTransport(port: PortLike): Transport {
       port.postMessage(frame, [frame.buffer as ArrayBuffer]);
     },
     start(receiver) {
-      port.addEventListener('message', (event) => receiver.data(event.data as Uint8Array));
+      if (port.on) port.on('message', (data) => receiver.data(data as Uint8Array));
+      else port.addEventListener('message', (event) => receiver.data(event.data as Uint8Array));
       port.addEventListener('close', () => receiver.end());
       port.start?.();
     },
