@@ -42,7 +42,8 @@ function byteCounter(source: { on(event: 'data', listener: (chunk: Uint8Array) =
     });
 }
 
-async function socketPair(): Promise<{ close(): void; client: Socket; server: Socket }> {
+/** A connected pair of Unix domain sockets: `client`, and `server` (the accepted side). */
+export async function socketPair(): Promise<{ close(): void; client: Socket; server: Socket }> {
   const path = join(mkdtempSync(join(tmpdir(), 'wirespeed-ipc-bench-')), 'ipc.sock');
   let accept!: (s: Socket) => void;
   const accepted = new Promise<Socket>((resolve) => (accept = resolve));

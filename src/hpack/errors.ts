@@ -1,3 +1,4 @@
+import { CodedError } from '../errors.js';
 import { HPACK_ERROR_CODES } from '../wasm/abi.js';
 
 export type HpackErrorCode =
@@ -11,14 +12,7 @@ export type HpackErrorCode =
  * A header block could not be decoded (or a field cannot be encoded). For HTTP/2 every decoding
  * error is a connection error of type COMPRESSION_ERROR (RFC 9113 §4.3).
  */
-export class HpackError extends Error {
-  readonly code: HpackErrorCode;
-  constructor(code: HpackErrorCode, message: string = code) {
-    super(message);
-    this.name = 'HpackError';
-    this.code = code;
-  }
-
+export class HpackError extends CodedError<HpackErrorCode> {
   static fromWasm(rc: number): HpackError {
     const code = HPACK_ERROR_CODES[-rc];
     return code ? new HpackError(code) : new HpackError('ERR_HPACK_DECODER_FAILED', `unknown HPACK error ${rc}`);

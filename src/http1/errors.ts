@@ -1,3 +1,4 @@
+import { CodedError } from '../errors.js';
 import { PARSE_ERROR_CODES } from '../wasm/abi.js';
 
 export type HttpParseErrorCode =
@@ -7,14 +8,7 @@ export type HttpParseErrorCode =
   | 'ERR_DATA_AFTER_CLOSE';
 
 /** Why a message was rejected. `code` is stable; the server maps it to a status code. */
-export class HttpParseError extends Error {
-  readonly code: HttpParseErrorCode;
-  constructor(code: HttpParseErrorCode, message: string = code) {
-    super(message);
-    this.name = 'HttpParseError';
-    this.code = code;
-  }
-
+export class HttpParseError extends CodedError<HttpParseErrorCode> {
   /** The error for a negative return value of the wasm parser. */
   static fromWasm(rc: number): HttpParseError {
     const code = PARSE_ERROR_CODES[-rc];

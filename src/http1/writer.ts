@@ -1,17 +1,10 @@
 // The HTTP/1.1 response writer: heads built from pre-made status lines and a per-second Date.
+import { CodedError } from '../errors.js';
 import type { HeaderList } from './head.js';
 import { STATUS_REASONS } from './status.js';
 
 /** A response head that would inject or break framing (CR/LF/NUL, a bad name, a bad status). */
-export class HttpWriteError extends Error {
-  constructor(
-    readonly code: 'ERR_INVALID_HEADER_NAME' | 'ERR_INVALID_HEADER_VALUE' | 'ERR_INVALID_STATUS',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'HttpWriteError';
-  }
-}
+export class HttpWriteError extends CodedError<'ERR_INVALID_HEADER_NAME' | 'ERR_INVALID_HEADER_VALUE' | 'ERR_INVALID_STATUS'> {}
 
 const STATUS_LINES: string[] = [];
 for (const [code, reason] of Object.entries(STATUS_REASONS)) {

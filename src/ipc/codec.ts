@@ -13,16 +13,21 @@ export interface Codec {
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 
+/** Runs a decoder; whatever it throws becomes ERR_DECODE, naming the format. */
+function decoding(format: string, decode: (bytes: Uint8Array) => unknown): (bytes: Uint8Array) => unknown {
+  return (bytes) => {
+    try {
+      return decode(bytes);
+    } catch (error) {
+      throw new IpcError('ERR_DECODE', `bad ${format} payload: ${(error as Error).message}`);
+    }
+  };
+}
+
 export const jsonCodec: Codec = {
   name: 'json',
   encode: (value) => utf8Encoder.encode(JSON.stringify(value) ?? 'null'),
-  decode(bytes) {
-    try {
-      return JSON.parse(utf8Decoder.decode(bytes));
-    } catch (error) {
-      throw new IpcError('ERR_DECODE', `bad JSON payload: ${(error as Error).message}`);
-    }
-  },
+  decode: decoding('JSON', (bytes) => JSON.parse(utf8Decoder.decode(bytes))),
 };
 
 // Plain MessagePack (no msgpackr "records" extension), so any MessagePack peer can read it.
@@ -31,13 +36,7 @@ const packr = new Packr({ useRecords: false, moreTypes: false });
 export const msgpackCodec: Codec = {
   name: 'msgpack',
   encode: (value) => packr.pack(value),
-  decode(bytes) {
-    try {
-      return packr.unpack(bytes);
-    } catch (error) {
-      throw new IpcError('ERR_DECODE', `bad MessagePack payload: ${(error as Error).message}`);
-    }
-  },
+  decode: decoding('MessagePack', (bytes) => packr.unpack(bytes)),
 };
 
 /**
@@ -52,13 +51,7 @@ export function msgpackrRecordsCodec(): Codec {
   return {
     name: 'msgpackr',
     encode: (value) => encoder.pack(value),
-    decode(bytes) {
-      try {
-        return decoder.unpack(bytes);
-      } catch (error) {
-        throw new IpcError('ERR_DECODE', `bad msgpackr payload: ${(error as Error).message}`);
-      }
-    },
+    decode: decoding('msgpackr', (bytes) => decoder.unpack(bytes)),
   };
 }
 

@@ -1,3 +1,5 @@
+import { CodedError } from '../errors.js';
+
 export type IpcErrorCode =
   | 'ERR_CORRUPT_FRAME'
   | 'ERR_FRAME_TOO_LARGE'
@@ -12,12 +14,4 @@ export type IpcErrorCode =
   | 'ERR_DECODE';
 
 /** An IPC failure with a stable `code`. */
-export class IpcError extends Error {
-  constructor(
-    readonly code: IpcErrorCode,
-    message: string = code,
-  ) {
-    super(message);
-    this.name = 'IpcError';
-  }
-}
+export class IpcError extends CodedError<IpcErrorCode> {}

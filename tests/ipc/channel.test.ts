@@ -1,23 +1,15 @@
 // The channel over real transports: a Unix domain socket, a child process's stdio, a MessageChannel
 // and a Worker.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { MessageChannel, Worker } from 'node:worker_threads';
+import { socketPair as benchSocketPair } from '../../bench/peers/ipc-transports.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeFrame, FrameType, IpcChannel, portTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
 
-/** A connected pair of Unix domain sockets (client side, server side). */
-async function socketPair(): Promise<{ server: Server; client: Socket; serverSide: Socket }> {
-  const path = join(mkdtempSync(join(tmpdir(), 'wirespeed-ipc-')), 'ipc.sock');
-  let accept!: (socket: Socket) => void;
-  const accepted = new Promise<Socket>((resolve) => (accept = resolve));
-  const server = createServer((socket) => accept(socket));
-  await new Promise<void>((resolve) => server.listen(path, resolve));
-  const client = createConnection(path);
-  return { server, client, serverSide: await accepted };
+/** The bench's socket pair, named as these tests use it. */
+async function socketPair() {
+  const pair = await benchSocketPair();
+  return { client: pair.client, serverSide: pair.server, server: { close: pair.close } };
 }
 
 describe('IPC over a Unix domain socket', async () => {
