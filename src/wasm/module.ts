@@ -76,6 +76,7 @@ export class WasmCore {
   /** Incremented whenever the instance is replaced: state made in wasm before is gone. */
   generation = 0;
   private capacity = 0;
+  private inputView: Uint8Array | undefined;
 
   constructor() {
     this.reset();
@@ -119,7 +120,6 @@ export class WasmCore {
   get input(): Uint8Array {
     return (this.inputView ??= this.bytes.subarray(this.inputPtr, this.inputPtr + this.capacity));
   }
-  private inputView: Uint8Array | undefined;
 
   /** Lends the table to `reader` until the next call that writes it (which detaches the reader). */
   lendTable(reader: TableReader): void {
