@@ -260,17 +260,23 @@ export class IpcChannel {
     };
     if (!handler) return reply(FrameType.ERROR, { message: `no handler for ${method}`, code: 'ERR_NO_HANDLER' });
     const serving = new Serving();
+    const fail = (error: unknown) => {
+      if (!serving.aborted) reply(FrameType.ERROR, { message: error instanceof Error ? error.message : String(error) });
+    };
+    let result: unknown;
+    try {
+      result = handler(params, serving);
+    } catch (error) {
+      return fail(error);
+    }
+    const thenable = result !== null && typeof (result as PromiseLike<unknown> | undefined)?.then === 'function';
+    if (!thenable) return reply(FrameType.RESPONSE, result ?? null);
+    // Asynchronous handlers can be cancelled while they run.
     this.running.set(id, serving);
-    Promise.resolve()
-      .then(() => handler(params, serving))
-      .then(
-        (result) => {
-          if (!serving.aborted) reply(FrameType.RESPONSE, result ?? null);
-        },
-        (error: unknown) => {
-          if (!serving.aborted) reply(FrameType.ERROR, { message: error instanceof Error ? error.message : String(error) });
-        },
-      )
+    Promise.resolve(result)
+      .then((value) => {
+        if (!serving.aborted) reply(FrameType.RESPONSE, value ?? null);
+      }, fail)
       .finally(() => this.running.delete(id));
   }
 }
