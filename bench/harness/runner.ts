@@ -16,7 +16,6 @@ export const DEFAULT_OPTIONS: RunOptions = { warmupMs: 500, minTimeMs: 1500, min
 // mitata trims the two extreme samples at each end of larger runs: ask for 20 to keep >= 16.
 export const QUICK_OPTIONS: RunOptions = { warmupMs: 60, minTimeMs: 120, minSamples: 20 };
 
-let sink: unknown;
 
 export async function runCase(c: BenchCase, options: RunOptions): Promise<CaseResult> {
   const fn = await c.setup();
@@ -28,13 +27,14 @@ export async function runCase(c: BenchCase, options: RunOptions): Promise<CaseRe
 }
 
 async function measureCase(c: BenchCase, fn: () => unknown, options: RunOptions): Promise<CaseResult> {
+  // Warm-up only has to let the JIT tier up; mitata keeps the measured results observable.
   const end = performance.now() + options.warmupMs;
   if (fn() instanceof Promise) {
     // An asynchronous operation (a real round trip) is awaited, one at a time.
-    while (performance.now() < end) sink = await fn();
+    while (performance.now() < end) await fn();
   } else {
     while (performance.now() < end) {
-      for (let i = 0; i < 32; i++) sink = fn();
+      for (let i = 0; i < 32; i++) fn();
     }
   }
   const stats = await measure(fn, { min_cpu_time: options.minTimeMs * 1e6, min_samples: options.minSamples });
@@ -47,9 +47,4 @@ async function measureCase(c: BenchCase, fn: () => unknown, options: RunOptions)
     samples: stats.samples,
     stats: summarize(stats.samples),
   };
-}
-
-/** Keeps the last result alive so the optimiser cannot drop the work (read by nobody). */
-export function lastSink(): unknown {
-  return sink;
 }

@@ -4,8 +4,6 @@ import { BROWSER_REQUEST, FIFTY_FIELDS, RESPONSE, type HeaderList } from '../pee
 import { HpackDecoder, HpackEncoder } from '../../src/hpack/index.js';
 import type { BenchCase, Runtime, Suite } from '../harness/types.js';
 
-const count = (list: HeaderList) => list.reduce((n, [name, value]) => n + name.length + value.length, 0);
-
 /** A block as hpack.js would send it first on a connection (Huffman-coded, new table). */
 const firstBlock = (list: HeaderList) => hpackJsEncoder()(list);
 
@@ -77,7 +75,6 @@ export const hpackSuite: Suite = {
         true,
       );
     }
-    void count;
     return cases;
   },
 };
