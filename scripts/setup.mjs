@@ -6,7 +6,13 @@ import { pathToFileURL } from 'node:url';
 import { capture, log, pinnedWasmBindgen, root, run, wasmBindgenBin } from './tools.mjs';
 
 /** Debian packages the tests drive as real peers (installed once, when missing). */
-const DEBIAN_PACKAGES = [{ bin: '/usr/bin/chromium', pkg: 'chromium' }];
+// The dashboard's e2e browser; real clients for the server tests (curl) and benchmarks (wrk, h2load).
+const DEBIAN_PACKAGES = [
+  { bin: '/usr/bin/chromium', pkg: 'chromium' },
+  { bin: '/usr/bin/curl', pkg: 'curl' },
+  { bin: '/usr/bin/wrk', pkg: 'wrk' },
+  { bin: '/usr/bin/h2load', pkg: 'nghttp2-client' },
+];
 
 function installDebianPackages() {
   const missing = DEBIAN_PACKAGES.filter(({ bin }) => !existsSync(bin)).map(({ pkg }) => pkg);

@@ -1,0 +1,377 @@
+// One HTTP/1.1 connection: bytes in through the wasm parser, one exchange at a time (pipelined
+// requests wait in the parser, so responses go out in order), responses out through the writer.
+// Runtime-agnostic: the adapter hands in a Transport and forwards its events.
+import { HttpParseError } from '../http1/errors.js';
+import type { RequestHead } from '../http1/head.js';
+import { RequestParser, type MessageHandler } from '../http1/parser.js';
+import { statusForParseError, STATUS_REASONS } from '../http1/status.js';
+import { dateHeaderLine } from '../http1/writer.js';
+import type { ConnectionInfo, ResolvedServeOptions } from './options.js';
+import { RequestBody, type BodyFlow } from './request-body.js';
+import { IncomingRequest, asRequest } from './request.js';
+import { writeResponse, type WriteTarget } from './response-writer.js';
+import { internalError } from './internal-error.js';
+import type { Transport, TransportEvents } from './transport.js';
+
+/** What a connection needs from the server it belongs to. */
+export interface ConnectionHost {
+  readonly options: ResolvedServeOptions;
+  /** Runs the handler (routes, fetch, onError): a Response or a promise of one, never a throw. */
+  respond(request: Request, info: ConnectionInfo): Response | Promise<Response>;
+  /** The server is shutting down: finish what is in flight, take nothing new. */
+  readonly closing: boolean;
+  connectionClosed(connection: Connection): void;
+}
+
+/** The server never switches protocols (it answers Upgrade requests as plain HTTP/1.1, RFC 9110 §7.8). */
+class ServerRequestParser extends RequestParser {
+  protected override switchesProtocol(): boolean {
+    return false;
+  }
+}
+
+// Why reading is paused (bits): the socket reads again when none is left.
+const PAUSE_BODY = 1;
+const PAUSE_PIPELINE = 2;
+const PAUSE_WRITE = 4;
+
+// Which deadline runs.
+const DEADLINE_NONE = 0;
+/** Waiting for the rest of a head (and for the first request on a new connection). */
+const DEADLINE_HEAD = 1;
+/** Waiting for the rest of a body. */
+const DEADLINE_BODY = 2;
+/** Idle between requests. */
+const DEADLINE_IDLE = 3;
+
+const CONTINUE = 'HTTP/1.1 100 Continue\r\n\r\n';
+
+/** One request and its response. */
+class Exchange implements BodyFlow {
+  readonly body: RequestBody | null;
+  requestComplete = false;
+  responseStarted = false;
+  responseDone = false;
+  keepAlive: boolean;
+  private abort: AbortController | null = null;
+
+  constructor(
+    private readonly connection: Connection,
+    readonly head: RequestHead,
+  ) {
+    this.keepAlive = head.keepAlive;
+    const hasBody = head.bodyKind === 'chunked' || head.contentLength > 0;
+    this.body = hasBody ? new RequestBody(this, head.expectContinue) : null;
+  }
+
+  signal(): AbortSignal {
+    return (this.abort ??= new AbortController()).signal;
+  }
+
+  /** The client went away before the response was done. */
+  cancel(reason: Error): void {
+    this.body?.fail(reason);
+    this.abort?.abort(reason);
+  }
+
+  pause(): void {
+    this.connection.setPaused(PAUSE_BODY, true);
+  }
+  resume(): void {
+    this.connection.setPaused(PAUSE_BODY, false);
+  }
+  sendContinue(): void {
+    if (!this.responseStarted) this.connection.transport.write(CONTINUE);
+  }
+}
+
+export class Connection implements TransportEvents, MessageHandler<RequestHead>, WriteTarget {
+  closed = false;
+  private parser: RequestParser;
+  private exchange: Exchange | null = null;
+  private requests = 0;
+  private pausedBy = 0;
+  /** Set once this connection will not take another request. */
+  private ending = false;
+  private deadline: number;
+  private deadlineKind = DEADLINE_HEAD;
+  private requestStart: number;
+  /** Bytes of a request arrived since the connection went idle. */
+  private receiving = false;
+  private drainWaiters: (() => void)[] = [];
+  private readonly info: ConnectionInfo;
+  private readonly scheme: string;
+
+  constructor(
+    readonly transport: Transport,
+    private readonly host: ConnectionHost,
+  ) {
+    this.parser = new ServerRequestParser(this, host.options.parser);
+    this.info = Object.freeze({
+      remoteAddress: transport.remoteAddress,
+      remotePort: transport.remotePort,
+      encrypted: transport.encrypted,
+    });
+    this.scheme = transport.encrypted ? 'https' : 'http';
+    this.requestStart = Date.now();
+    this.deadline = this.requestStart + this.headTimeout();
+  }
+
+  // ---- transport events ----
+
+  onData(chunk: Uint8Array): void {
+    if (this.closed || (this.ending && !this.exchange)) return;
+    this.receiving = true;
+    if (this.deadlineKind === DEADLINE_IDLE) {
+      this.requestStart = Date.now();
+      this.setDeadline(DEADLINE_HEAD, this.requestStart + this.headTimeout());
+    }
+    this.transport.cork();
+    this.parse(() => this.parser.execute(chunk));
+    this.transport.uncork();
+  }
+
+  onEnd(): void {
+    if (this.closed) return;
+    // The client sends no more. Finish the response in flight, if any, then close.
+    this.ending = true;
+    const exchange = this.exchange;
+    if (!exchange || exchange.responseDone) return this.end();
+    // As Node does, a client that stops sending is taken to be gone: the handler's signal aborts.
+    // The response is still sent if it comes, for clients that only half-closed.
+    exchange.cancel(new Error('the client ended the connection before the response'));
+    exchange.keepAlive = false;
+  }
+
+  onDrain(): void {
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const wake of waiters) wake();
+    if (this.pausedBy & PAUSE_WRITE) {
+      this.setPaused(PAUSE_WRITE, false);
+      this.nextRequest();
+    }
+  }
+
+  onClose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.deadlineKind = DEADLINE_NONE;
+    const exchange = this.exchange;
+    if (exchange && !exchange.responseDone) exchange.cancel(new Error('the connection closed before the response was sent'));
+    this.onDrain();
+    this.host.connectionClosed(this);
+  }
+
+  // ---- parser events ----
+
+  onHead(head: RequestHead): void {
+    this.requests++;
+    const exchange = new Exchange(this, head);
+    this.exchange = exchange;
+    if (exchange.body) this.setDeadline(DEADLINE_BODY, this.requestStart + this.host.options.requestTimeout);
+    else this.setDeadline(DEADLINE_NONE, 0);
+
+    const host = this.hostOf(head);
+    const { maxRequestsPerConnection } = this.host.options;
+    if (this.ending || this.host.closing || (maxRequestsPerConnection && this.requests >= maxRequestsPerConnection)) {
+      exchange.keepAlive = false;
+    }
+    if (head.method === 'CONNECT') {
+      // A tunnel needs a raw socket, which the fetch contract has no room for.
+      exchange.keepAlive = false;
+      return this.sendResponse(exchange, new Response('CONNECT is not supported\n', { status: 501 }));
+    }
+    const request = new IncomingRequest(head, {
+      scheme: this.scheme,
+      host,
+      body: exchange.body,
+      signal: () => exchange.signal(),
+    });
+    const response = this.host.respond(asRequest(request), this.info);
+    if (response instanceof Response) return this.sendResponse(exchange, response);
+    response.then(
+      (value) => this.sendResponse(exchange, value),
+      (error: unknown) => this.destroy(error),
+    );
+  }
+
+  onBody(chunk: Uint8Array): void {
+    this.exchange?.body?.push(chunk);
+  }
+
+  onComplete(): void {
+    const exchange = this.exchange!;
+    exchange.requestComplete = true;
+    exchange.body?.end();
+    if (this.deadlineKind === DEADLINE_BODY) this.setDeadline(DEADLINE_NONE, 0);
+    if (exchange.responseDone) return this.nextRequest();
+    // Pipelined requests wait in the parser until this response is out.
+    this.parser.pause();
+    this.setPaused(PAUSE_PIPELINE, true);
+  }
+
+  // ---- server events ----
+
+  /** Called by the server's sweep: enforces the deadline that runs. */
+  checkDeadline(now: number): void {
+    if (this.deadlineKind === DEADLINE_NONE || now < this.deadline) return;
+    const kind = this.deadlineKind;
+    this.deadlineKind = DEADLINE_NONE;
+    if (kind === DEADLINE_IDLE || (kind === DEADLINE_HEAD && !this.receiving)) return this.end();
+    // Node answers 408 when nothing of the response went out yet; so do we.
+    if (this.exchange?.responseStarted) return this.transport.destroy();
+    this.exchange?.cancel(new Error('the request timed out'));
+    this.closeWith(408, 'ERR_REQUEST_TIMEOUT');
+  }
+
+  /** Graceful shutdown: an idle connection closes now, a busy one after its response. */
+  shutdown(): void {
+    if (this.closed) return;
+    const exchange = this.exchange;
+    if (!exchange) return this.end();
+    if (!exchange.responseStarted) exchange.keepAlive = false;
+  }
+
+  destroy(error?: unknown): void {
+    if (error !== undefined) this.exchange?.cancel(error instanceof Error ? error : new Error(String(error)));
+    this.transport.destroy();
+  }
+
+  // ---- WriteTarget ----
+
+  drained(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  // ---- internals ----
+
+  setPaused(reason: number, on: boolean): void {
+    const before = this.pausedBy;
+    this.pausedBy = on ? before | reason : before & ~reason;
+    if (!before && this.pausedBy) this.transport.pause();
+    else if (before && !this.pausedBy && !this.closed) this.transport.resume();
+  }
+
+  private headTimeout(): number {
+    const { headersTimeout, requestTimeout } = this.host.options;
+    return Math.min(headersTimeout, requestTimeout);
+  }
+
+  private setDeadline(kind: number, at: number): void {
+    this.deadlineKind = kind;
+    this.deadline = at;
+  }
+
+  /** RFC 9112 §3.2: an HTTP/1.1 request has exactly one Host; HTTP/1.0 may have none. */
+  private hostOf(head: RequestHead): string {
+    let host: string | undefined;
+    for (let i = 0; i < head.headerCount; i++) {
+      const name = head.headerName(i);
+      if (name.length !== 4 || name.toLowerCase() !== 'host') continue;
+      if (host !== undefined) throw new HttpParseError('ERR_INVALID_HOST', 'more than one Host field');
+      host = head.headerValue(i);
+    }
+    if (host === undefined && head.versionMinor === 1) throw new HttpParseError('ERR_INVALID_HOST', 'an HTTP/1.1 request without Host');
+    if (host !== undefined && !/^[\w.~%!$&'()*+,;=:[\]-]*$/.test(host)) throw new HttpParseError('ERR_INVALID_HOST', 'an invalid Host');
+    return host || 'localhost';
+  }
+
+  /** Runs parser work; a parse error is answered with its status and ends the connection. */
+  private parse(work: () => void): void {
+    try {
+      work();
+    } catch (error) {
+      // Once the connection is ending, what follows is not read (e.g. bytes after `Connection: close`).
+      if (this.ending || this.closed) return;
+      if (!(error instanceof HttpParseError)) return this.destroy(error);
+      const exchange = this.exchange;
+      if (exchange && !exchange.requestComplete) exchange.body?.fail(error);
+      // A broken body after the response began cannot be answered any more.
+      if (exchange?.responseStarted && !exchange.responseDone) return this.destroy(error);
+      this.closeWith(statusForParseError(error.code), error.code);
+    }
+  }
+
+  /** Answers with a plain-text error and closes: used when the request cannot be trusted. */
+  private closeWith(status: number, code: string): void {
+    if (this.closed) return;
+    if (this.exchange) {
+      this.exchange.responseStarted = this.exchange.responseDone = true;
+    }
+    const body = `${status} ${STATUS_REASONS[status]} (${code})\n`;
+    this.transport.write(
+      `HTTP/1.1 ${status} ${STATUS_REASONS[status]}\r\nConnection: close\r\n${dateHeaderLine()}Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    this.end();
+  }
+
+  /** Takes no more requests; sends what is queued and closes. */
+  private end(): void {
+    this.ending = true;
+    this.deadlineKind = DEADLINE_NONE;
+    this.parser.pause();
+    this.transport.end();
+  }
+
+  private sendResponse(exchange: Exchange, response: Response): void {
+    if (this.closed || exchange.responseStarted) {
+      void response.body?.cancel().catch(() => undefined);
+      return;
+    }
+    exchange.responseStarted = true;
+    // A client waiting for 100 Continue never sent its body: the connection cannot be reused.
+    if (!exchange.requestComplete && exchange.body?.awaitingContinue) exchange.keepAlive = false;
+    let pending: Promise<void> | undefined;
+    try {
+      pending = writeResponse(this, response, {
+        headRequest: exchange.head.method === 'HEAD',
+        keepAlive: exchange.keepAlive,
+        chunkedAllowed: exchange.head.versionMinor === 1,
+      });
+    } catch (error) {
+      // The head was refused before a byte went out (e.g. a header with CR LF in it).
+      exchange.responseStarted = false;
+      return this.sendResponse(exchange, internalError(error));
+    }
+    if (!pending) return this.responseDone(exchange);
+    pending.then(
+      () => this.responseDone(exchange),
+      (error: unknown) => this.destroy(error),
+    );
+  }
+
+  private responseDone(exchange: Exchange): void {
+    exchange.responseDone = true;
+    if (this.closed) return;
+    if (!exchange.keepAlive) {
+      exchange.body?.discard();
+      return this.end();
+    }
+    if (exchange.requestComplete) return this.nextRequest();
+    // Answered before the body was read: drop the rest of it, then go on.
+    exchange.body?.discard();
+  }
+
+  /** The exchange is over: take the next pipelined request, or wait idle. */
+  private nextRequest(): void {
+    if (this.closed) return;
+    this.exchange = null;
+    this.receiving = false;
+    if (this.ending || this.host.closing) return this.end();
+    this.setDeadline(DEADLINE_IDLE, Date.now() + this.host.options.keepAliveTimeout);
+    if (this.transport.needsDrain) {
+      // The peer reads slowly: read no more requests until the socket drains.
+      this.parser.pause();
+      this.setPaused(PAUSE_WRITE, true);
+      return;
+    }
+    this.setPaused(PAUSE_PIPELINE, false);
+    if (this.parser.isPaused) {
+      this.requestStart = Date.now();
+      this.parse(() => this.parser.resume());
+    }
+  }
+
+}

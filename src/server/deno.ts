@@ -1,0 +1,226 @@
+// wirespeed/deno: the same server core on `Deno.listen` / `Deno.listenTls`. Deno's connections
+// read and write through promises, so this adapter keeps a write queue (with a high-water mark,
+// like a Node socket) and a read loop that stops while the core asks for a pause.
+import { serverUrl, type Server, type ServeOptions } from './options.js';
+import { ServerCore } from './server-core.js';
+import type { Transport, TransportEvents } from './transport.js';
+
+export type { ConnectionInfo, FetchHandler, RouteHandler, ServeOptions, Server } from './options.js';
+
+// The slice of the Deno namespace this adapter uses (the project compiles with Node's types).
+interface DenoAddr {
+  hostname: string;
+  port: number;
+}
+interface DenoConn {
+  readonly remoteAddr: DenoAddr;
+  read(buffer: Uint8Array): Promise<number | null>;
+  write(data: Uint8Array): Promise<number>;
+  closeWrite(): Promise<void>;
+  close(): void;
+  setNoDelay?(on: boolean): void;
+}
+interface DenoListener extends AsyncIterable<DenoConn> {
+  readonly addr: DenoAddr;
+  close(): void;
+}
+interface DenoNamespace {
+  listen(options: { port: number; hostname: string }): DenoListener;
+  listenTls(options: { port: number; hostname: string; cert: string; key: string; alpnProtocols: string[] }): DenoListener;
+}
+
+const HIGH_WATER_MARK = 64 * 1024;
+const READ_SIZE = 64 * 1024;
+const LINGER_MS = 2_000;
+
+function latin1(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+class ConnTransport implements Transport {
+  readonly remoteAddress: string;
+  readonly remotePort: number;
+  events: TransportEvents | null = null;
+  private queue: Uint8Array[] = [];
+  private queued = 0;
+  private corked = 0;
+  private flushing = false;
+  private ended = false;
+  private closed = false;
+  private paused = false;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly conn: DenoConn,
+    readonly encrypted: boolean,
+  ) {
+    this.remoteAddress = conn.remoteAddr.hostname;
+    this.remotePort = conn.remoteAddr.port;
+    conn.setNoDelay?.(true);
+  }
+
+  get needsDrain(): boolean {
+    return this.queued >= HIGH_WATER_MARK;
+  }
+
+  write(data: Uint8Array | string): boolean {
+    if (this.ended || this.closed) return false;
+    const bytes = typeof data === 'string' ? latin1(data) : data;
+    if (bytes.length) {
+      this.queue.push(bytes);
+      this.queued += bytes.length;
+      if (!this.corked) void this.flush();
+    }
+    return this.queued < HIGH_WATER_MARK;
+  }
+  cork(): void {
+    this.corked++;
+  }
+  uncork(): void {
+    if (this.corked && --this.corked === 0) void this.flush();
+  }
+  pause(): void {
+    this.paused = true;
+  }
+  resume(): void {
+    this.paused = false;
+    this.wake?.();
+    this.wake = null;
+  }
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.resume(); // keep reading (and dropping) until the peer closes or the linger ends
+    setTimeout(() => this.destroy(), LINGER_MS);
+    void this.flush();
+  }
+  destroy(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue = [];
+    try {
+      this.conn.close();
+    } catch {
+      // already closed by the peer
+    }
+    this.resume();
+    this.events?.onClose();
+  }
+
+  /**
+   * Reads until the peer closes. While paused it still reads once more, and holds that chunk until
+   * resumed: so a client that goes away is noticed even while its connection is paused.
+   */
+  async readLoop(): Promise<void> {
+    const buffer = new Uint8Array(READ_SIZE);
+    try {
+      while (!this.closed) {
+        const n = await this.conn.read(buffer);
+        if (n === null) {
+          this.events?.onEnd();
+          if (this.ended) this.destroy();
+          break;
+        }
+        // The core keeps chunks it is given: hand it a copy, not the reused buffer.
+        const chunk = buffer.slice(0, n);
+        if (this.paused) await new Promise<void>((resolve) => (this.wake = resolve));
+        if (this.closed) break;
+        this.events?.onData(chunk);
+      }
+    } catch {
+      this.destroy();
+    }
+  }
+
+  private async flush(): Promise<void> {
+    if (this.flushing || this.closed) return;
+    this.flushing = true;
+    try {
+      while (this.queue.length && !this.closed) {
+        const parts = this.queue;
+        const size = this.queued;
+        this.queue = [];
+        let data = parts[0];
+        if (parts.length > 1) {
+          data = new Uint8Array(size);
+          let at = 0;
+          for (const part of parts) {
+            data.set(part, at);
+            at += part.length;
+          }
+        }
+        let sent = 0;
+        while (sent < data.length) sent += await this.conn.write(data.subarray(sent));
+        this.queued -= size;
+        if (this.queued < HIGH_WATER_MARK) this.events?.onDrain();
+      }
+      if (this.ended && !this.closed) await this.conn.closeWrite();
+    } catch {
+      this.destroy();
+    } finally {
+      this.flushing = false;
+    }
+  }
+}
+
+class DenoServer implements Server {
+  readonly ready: Promise<void>;
+  private readonly core: ServerCore;
+  private listener: DenoListener | null = null;
+  private closing: Promise<void> | null = null;
+
+  constructor(private readonly options: ServeOptions) {
+    this.core = new ServerCore(options);
+    this.ready = Promise.resolve().then(() => this.listen());
+    const signal = options.signal;
+    if (signal?.aborted) void this.close();
+    else signal?.addEventListener('abort', () => void this.close(), { once: true });
+  }
+
+  private listen(): void {
+    const deno = (globalThis as unknown as { Deno: DenoNamespace }).Deno;
+    const o = this.options;
+    const at = { port: o.port ?? 0, hostname: o.hostname ?? '127.0.0.1' };
+    this.listener = o.tls ? deno.listenTls({ ...at, ...o.tls, alpnProtocols: ['http/1.1'] }) : deno.listen(at);
+    void this.acceptLoop(this.listener, o.tls !== undefined);
+  }
+
+  private async acceptLoop(listener: DenoListener, encrypted: boolean): Promise<void> {
+    try {
+      for await (const conn of listener) {
+        const transport = new ConnTransport(conn, encrypted);
+        const connection = this.core.accept(transport);
+        if (!connection) continue;
+        transport.events = connection;
+        void transport.readLoop();
+      }
+    } catch {
+      // the listener was closed
+    }
+  }
+
+  get port(): number {
+    return this.listener?.addr.port ?? this.options.port ?? 0;
+  }
+  get hostname(): string {
+    return this.options.hostname ?? '127.0.0.1';
+  }
+  get url(): string {
+    return serverUrl(this.options.tls !== undefined, this.hostname, this.port);
+  }
+
+  close(): Promise<void> {
+    return (this.closing ??= (async () => {
+      await this.ready.catch(() => undefined);
+      this.listener?.close();
+      await this.core.shutdown();
+    })());
+  }
+}
+
+/** Serves `options.fetch` (and `options.routes`) over HTTP/1.1 on Deno. */
+export function serve(options: ServeOptions): Server {
+  return new DenoServer(options);
+}

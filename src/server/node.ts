@@ -1,0 +1,194 @@
+// wirespeed/node: the server on Node's `net`/`tls` sockets, and on several cores through
+// `node:cluster`. Only the translation between sockets and the core lives here.
+import cluster from 'node:cluster';
+import net from 'node:net';
+import tls from 'node:tls';
+import { serverUrl, type Server, type ServeOptions } from './options.js';
+import { ServerCore } from './server-core.js';
+import type { Transport, TransportEvents } from './transport.js';
+
+export type { ConnectionInfo, FetchHandler, RouteHandler, ServeOptions, Server } from './options.js';
+
+export interface NodeServeOptions extends ServeOptions {
+  /**
+   * Serve from this many processes through `node:cluster` (they share the port). The primary only
+   * supervises: it re-forks a worker that dies, and `close()` closes every worker gracefully. Each
+   * worker runs your entry script again, so call `serve()` at its top level. Default 1: no cluster.
+   */
+  workers?: number;
+}
+
+/** After our side ended, how long to keep reading (so unread input does not reset the response). */
+const LINGER_MS = 2_000;
+const CLOSE_MESSAGE = 'wirespeed:close';
+
+class SocketTransport implements Transport {
+  readonly remoteAddress: string;
+  readonly remotePort: number;
+
+  constructor(
+    private readonly socket: net.Socket,
+    readonly encrypted: boolean,
+  ) {
+    this.remoteAddress = socket.remoteAddress ?? '';
+    this.remotePort = socket.remotePort ?? 0;
+  }
+
+  write(data: Uint8Array | string): boolean {
+    const socket = this.socket;
+    if (socket.writableEnded || socket.destroyed) return false;
+    return typeof data === 'string' ? socket.write(data, 'latin1') : socket.write(data);
+  }
+  cork(): void {
+    this.socket.cork();
+  }
+  uncork(): void {
+    this.socket.uncork();
+  }
+  pause(): void {
+    this.socket.pause();
+  }
+  resume(): void {
+    this.socket.resume();
+  }
+  get needsDrain(): boolean {
+    return this.socket.writableNeedDrain;
+  }
+  end(): void {
+    const socket = this.socket;
+    if (socket.writableEnded) return;
+    socket.end();
+    socket.resume();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  }
+  destroy(): void {
+    this.socket.destroy();
+  }
+}
+
+function attach(core: ServerCore, socket: net.Socket, encrypted: boolean): void {
+  socket.setNoDelay(true);
+  const connection: TransportEvents | null = core.accept(new SocketTransport(socket, encrypted));
+  if (!connection) return;
+  socket.on('data', (chunk: Buffer) => connection.onData(chunk));
+  socket.on('end', () => connection.onEnd());
+  socket.on('drain', () => connection.onDrain());
+  socket.on('error', () => socket.destroy());
+  socket.on('close', () => connection.onClose());
+}
+
+class NodeServer implements Server {
+  readonly ready: Promise<void>;
+  private readonly core: ServerCore;
+  private readonly listener: net.Server;
+  private closing: Promise<void> | null = null;
+
+  constructor(private readonly options: NodeServeOptions) {
+    this.core = new ServerCore(options);
+    const core = this.core;
+    const encrypted = options.tls !== undefined;
+    this.listener = encrypted
+      ? tls.createServer({ ...options.tls, allowHalfOpen: true, ALPNProtocols: ['http/1.1'] }, (socket) => attach(core, socket, true))
+      : net.createServer({ allowHalfOpen: true }, (socket) => attach(core, socket, false));
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.listener.once('error', reject);
+      this.listener.listen(options.port ?? 0, options.hostname ?? '127.0.0.1', () => {
+        this.listener.off('error', reject);
+        resolve();
+      });
+    });
+    watchSignal(options.signal, () => this.close());
+  }
+
+  get port(): number {
+    const address = this.listener.address();
+    return typeof address === 'object' && address ? address.port : (this.options.port ?? 0);
+  }
+  get hostname(): string {
+    return this.options.hostname ?? '127.0.0.1';
+  }
+  get url(): string {
+    return serverUrl(this.options.tls !== undefined, this.hostname, this.port);
+  }
+
+  close(): Promise<void> {
+    return (this.closing ??= (async () => {
+      await this.ready.catch(() => undefined);
+      const stopped = new Promise<void>((resolve) => this.listener.close(() => resolve()));
+      await this.core.shutdown();
+      await stopped;
+    })());
+  }
+}
+
+/** The cluster primary: forks the workers, re-forks the ones that die, closes them all on close(). */
+class ClusterServer implements Server {
+  readonly ready: Promise<void>;
+  private listeningPort = 0;
+  private closing: Promise<void> | null = null;
+
+  constructor(private readonly options: NodeServeOptions) {
+    const count = options.workers!;
+    const listening: Promise<number>[] = [];
+    for (let i = 0; i < count; i++) listening.push(this.fork());
+    this.ready = Promise.all(listening).then((ports) => {
+      this.listeningPort = ports[0];
+    });
+    watchSignal(options.signal, () => this.close());
+  }
+
+  private fork(): Promise<number> {
+    const worker = cluster.fork();
+    worker.on('exit', () => {
+      if (!this.closing) void this.fork();
+    });
+    return new Promise((resolve, reject) => {
+      worker.once('listening', (address) => resolve(address.port));
+      worker.once('exit', (code) => reject(new Error(`a cluster worker exited with code ${code} before listening`)));
+    });
+  }
+
+  get port(): number {
+    return this.listeningPort || (this.options.port ?? 0);
+  }
+  get hostname(): string {
+    return this.options.hostname ?? '127.0.0.1';
+  }
+  get url(): string {
+    return serverUrl(this.options.tls !== undefined, this.hostname, this.port);
+  }
+
+  close(): Promise<void> {
+    return (this.closing ??= (async () => {
+      await this.ready.catch(() => undefined);
+      const exits = Object.values(cluster.workers ?? {}).map((worker) => {
+        if (!worker || worker.isDead()) return Promise.resolve();
+        const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+        worker.send(CLOSE_MESSAGE);
+        return exited;
+      });
+      await Promise.all(exits);
+    })());
+  }
+}
+
+function watchSignal(signal: AbortSignal | undefined, close: () => Promise<void>): void {
+  if (!signal) return;
+  if (signal.aborted) void close();
+  else signal.addEventListener('abort', () => void close(), { once: true });
+}
+
+/** Serves `options.fetch` (and `options.routes`) over HTTP/1.1 on Node. */
+export function serve(options: NodeServeOptions): Server {
+  const workers = options.workers ?? 1;
+  if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a positive integer, got ${workers}`);
+  if (workers > 1 && cluster.isPrimary) return new ClusterServer(options);
+  const server = new NodeServer(options);
+  if (cluster.isWorker) {
+    // The primary asks for a graceful close; the worker exits once its connections are done.
+    process.on('message', (message) => {
+      if (message === CLOSE_MESSAGE) void server.close().then(() => process.exit(0));
+    });
+  }
+  return server;
+}

@@ -1,0 +1,106 @@
+// A request body as a web ReadableStream fed by the parser, with backpressure on the socket:
+// when the consumer lags by more than the high-water mark the connection stops reading, and a
+// read resumes it. `Expect: 100-continue` is answered on the first read, not before (RFC 9110 §10.1.1).
+
+/** The connection's side of a body stream. */
+export interface BodyFlow {
+  /** Stop reading from the socket. */
+  pause(): void;
+  /** Start reading again. */
+  resume(): void;
+  /** The handler started reading a body that waits for `100 Continue`. */
+  sendContinue(): void;
+}
+
+const HIGH_WATER_MARK = 64 * 1024;
+
+export class RequestBody {
+  /** Created when someone asks for it, so a handler that never reads costs no stream. */
+  private stream: ReadableStream<Uint8Array> | null = null;
+  private controller: ReadableStreamDefaultController<Uint8Array> | null = null;
+  /** Pieces that arrived before the stream existed. */
+  private early: Uint8Array[] = [];
+  private earlyBytes = 0;
+  private ended = false;
+  private failure: Error | null = null;
+  /** The consumer cancelled (or the handler answered without reading): drop what comes. */
+  private discarding = false;
+  private continueSent: boolean;
+
+  constructor(
+    private readonly flow: BodyFlow,
+    expectsContinue: boolean,
+  ) {
+    this.continueSent = !expectsContinue;
+  }
+
+  /** Whether the client waits for 100 Continue that was never sent (its body may never come). */
+  get awaitingContinue(): boolean {
+    return !this.continueSent;
+  }
+
+  get complete(): boolean {
+    return this.ended;
+  }
+
+  readable(): ReadableStream<Uint8Array> {
+    if (this.stream) return this.stream;
+    this.stream = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.controller = controller;
+        for (const chunk of this.early) controller.enqueue(chunk);
+        this.early = [];
+        this.earlyBytes = 0;
+        if (this.failure) controller.error(this.failure);
+        else if (this.ended) controller.close();
+      },
+      pull: () => {
+        if (!this.continueSent) {
+          this.continueSent = true;
+          this.flow.sendContinue();
+        }
+        this.flow.resume();
+      },
+      cancel: () => {
+        this.discard();
+      },
+    }, { highWaterMark: HIGH_WATER_MARK, size: (chunk) => chunk.byteLength });
+    return this.stream;
+  }
+
+  /** A piece of body from the parser. */
+  push(chunk: Uint8Array): void {
+    if (this.discarding || chunk.length === 0) return;
+    const controller = this.controller;
+    if (controller) {
+      controller.enqueue(chunk);
+      if ((controller.desiredSize ?? 0) <= 0) this.flow.pause();
+    } else {
+      this.early.push(chunk);
+      this.earlyBytes += chunk.length;
+      if (this.earlyBytes >= HIGH_WATER_MARK) this.flow.pause();
+    }
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (!this.discarding) this.controller?.close();
+  }
+
+  /** The connection broke or the body was malformed. */
+  fail(error: Error): void {
+    if (this.ended || this.failure) return;
+    this.failure = error;
+    if (this.controller && !this.discarding) this.controller.error(error);
+  }
+
+  /** Nobody will read the rest: drop it, and let the socket flow again. */
+  discard(): void {
+    if (this.discarding) return;
+    this.discarding = true;
+    this.early = [];
+    this.earlyBytes = 0;
+    this.flow.resume();
+  }
+}

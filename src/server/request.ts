@@ -1,0 +1,106 @@
+// The handler's `Request`, built lazily. A real `Request` costs microseconds to construct (URL
+// parsing, header validation, a body stream), and most handlers read only the method, the URL
+// and a header or two. So this object answers those from the parsed head and makes the real
+// `Request` only when something else is asked of it. It passes `instanceof Request`.
+import type { RequestHead } from '../http1/head.js';
+import type { RequestBody } from './request-body.js';
+
+/** What the connection gives a request besides its head. */
+export interface RequestContext {
+  /** 'http' or 'https'. */
+  readonly scheme: string;
+  /** The Host field (validated by the connection). */
+  readonly host: string;
+  /** Null for a request without a body. */
+  readonly body: RequestBody | null;
+  /** Aborted when the client goes away before the response is sent. */
+  signal(): AbortSignal;
+}
+
+const NO_BODY_METHODS = new Set(['GET', 'HEAD']);
+
+export class IncomingRequest {
+  #head: RequestHead;
+  #context: RequestContext;
+  #method: string | undefined;
+  #url: string | undefined;
+  #headers: Headers | undefined;
+  #request: Request | undefined;
+
+  constructor(head: RequestHead, context: RequestContext) {
+    this.#head = head;
+    this.#context = context;
+  }
+
+  get method(): string {
+    return (this.#method ??= this.#head.method);
+  }
+
+  get url(): string {
+    if (this.#url !== undefined) return this.#url;
+    const target = this.#head.url;
+    // Absolute-form (RFC 9112 §3.2.2) already names the origin; asterisk-form has no path.
+    if (target.charCodeAt(0) !== 47 /* / */ && target !== '*') return (this.#url = target);
+    return (this.#url = `${this.#context.scheme}://${this.#context.host}${target === '*' ? '/*' : target}`);
+  }
+
+  get headers(): Headers {
+    return (this.#headers ??= new Headers(this.#head.headers));
+  }
+
+  get signal(): AbortSignal {
+    return this.#request?.signal ?? this.#context.signal();
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    return this.#request ? this.#request.body : (this.#context.body?.readable() ?? null);
+  }
+
+  get bodyUsed(): boolean {
+    return this.#request ? this.#request.bodyUsed : false;
+  }
+
+  /** The real `Request`, made once. */
+  toRequest(): Request {
+    if (this.#request) return this.#request;
+    const body = this.#context.body;
+    const init: RequestInit & { duplex?: 'half' } = { method: this.method, headers: this.headers, signal: this.#context.signal() };
+    // The Fetch standard gives GET and HEAD no body; a body a client sent with one is dropped.
+    if (body && !NO_BODY_METHODS.has(this.method)) {
+      init.body = body.readable();
+      init.duplex = 'half';
+    }
+    return (this.#request = new Request(this.url, init));
+  }
+}
+
+// Everything else a Request has (text(), json(), clone(), cache, ...) goes to the real one.
+const own = new Set(Object.getOwnPropertyNames(IncomingRequest.prototype));
+for (const name of Object.getOwnPropertyNames(Request.prototype)) {
+  if (own.has(name)) continue;
+  const descriptor = Object.getOwnPropertyDescriptor(Request.prototype, name)!;
+  if (typeof descriptor.value === 'function') {
+    Object.defineProperty(IncomingRequest.prototype, name, {
+      configurable: true,
+      writable: true,
+      value(this: IncomingRequest, ...args: unknown[]) {
+        const request = this.toRequest() as unknown as Record<string, (...a: unknown[]) => unknown>;
+        return request[name](...args);
+      },
+    });
+  } else if (descriptor.get) {
+    Object.defineProperty(IncomingRequest.prototype, name, {
+      configurable: true,
+      get(this: IncomingRequest) {
+        return (this.toRequest() as unknown as Record<string, unknown>)[name];
+      },
+    });
+  }
+}
+Object.defineProperty(IncomingRequest.prototype, Symbol.toStringTag, { value: 'Request', configurable: true });
+Object.setPrototypeOf(IncomingRequest.prototype, Request.prototype);
+
+/** The handler's view of an IncomingRequest. */
+export function asRequest(request: IncomingRequest): Request {
+  return request as unknown as Request;
+}

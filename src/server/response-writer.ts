@@ -1,0 +1,130 @@
+// Writes a web `Response` as HTTP/1.1 bytes. String and byte bodies go out with the head in one
+// write and no promise; streams are copied chunk by chunk, waiting for the socket to drain.
+import { CHUNK_END, LAST_CHUNK, chunkHeader, writeResponseHead, type ResponseHeadInit } from '../http1/writer.js';
+import { bodySource, type BodySource } from './response-source.js';
+import type { Transport } from './transport.js';
+
+/** The connection as the writer sees it. */
+export interface WriteTarget {
+  readonly transport: Transport;
+  /** Resolves when the transport can take more bytes (or closed). */
+  drained(): Promise<void>;
+  readonly closed: boolean;
+}
+
+export interface WriteOptions {
+  /** Answering HEAD: the head says what GET would send, and no body follows. */
+  headRequest: boolean;
+  keepAlive: boolean;
+  /** An HTTP/1.0 client cannot take chunked framing: a body of unknown length ends at close. */
+  chunkedAllowed: boolean;
+}
+
+/** A stream body broke or did not match its declared length: the connection must be cut. */
+export class ResponseBodyError extends Error {}
+
+const encoder = new TextEncoder();
+// Text of printable ASCII is its own latin1 encoding; anything else goes through TextEncoder.
+const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
+
+/** Statuses that never carry a body (RFC 9110 §6.4.1). */
+function bodyless(status: number): boolean {
+  return status === 204 || status === 304 || status < 200;
+}
+
+function headInit(response: Response, body: ResponseHeadInit['body'], keepAlive: boolean): ResponseHeadInit {
+  return { status: response.status, reason: response.statusText || undefined, headers: response.headers, body, keepAlive };
+}
+
+/**
+ * Writes `response`. Returns undefined when it is all written, or a promise for a stream body.
+ * Throws (or rejects) HttpWriteError for a head that would break framing, ResponseBodyError for a
+ * broken stream (after the head is out).
+ */
+export function writeResponse(target: WriteTarget, response: Response, options: WriteOptions): Promise<void> | undefined {
+  const status = response.status;
+  const source: BodySource = bodySource(response);
+  const transport = target.transport;
+  if (bodyless(status)) {
+    transport.write(writeResponseHead(headInit(response, 'none', options.keepAlive)));
+    if (source.kind === 'stream') void source.stream.cancel().catch(() => undefined);
+    return undefined;
+  }
+  switch (source.kind) {
+    case 'none':
+      transport.write(writeResponseHead(headInit(response, 0, options.keepAlive)));
+      return undefined;
+    case 'text': {
+      const text = source.text;
+      if (!NON_ASCII.test(text)) {
+        const head = writeResponseHead(headInit(response, text.length, options.keepAlive));
+        transport.write(options.headRequest ? head : head + text);
+      } else {
+        writeBytes(transport, response, encoder.encode(text), options);
+      }
+      return undefined;
+    }
+    case 'bytes':
+      writeBytes(transport, response, source.bytes, options);
+      return undefined;
+    case 'stream': {
+      if (options.headRequest) {
+        const framing = source.length >= 0 ? source.length : 'none';
+        transport.write(writeResponseHead(headInit(response, framing, options.keepAlive)));
+        void source.stream.cancel().catch(() => undefined);
+        return undefined;
+      }
+      const framing = source.length >= 0 ? source.length : options.chunkedAllowed ? 'chunked' : 'close';
+      const keepAlive = options.keepAlive && framing !== 'close';
+      transport.write(writeResponseHead(headInit(response, framing, keepAlive)));
+      return pipeBody(target, source.stream, framing);
+    }
+  }
+}
+
+function writeBytes(transport: Transport, response: Response, bytes: Uint8Array, options: WriteOptions): void {
+  transport.cork();
+  transport.write(writeResponseHead(headInit(response, bytes.length, options.keepAlive)));
+  if (!options.headRequest && bytes.length) transport.write(bytes);
+  transport.uncork();
+}
+
+async function pipeBody(target: WriteTarget, stream: ReadableStream<Uint8Array>, framing: number | 'chunked' | 'close'): Promise<void> {
+  const transport = target.transport;
+  const reader = stream.getReader();
+  let written = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (target.closed) {
+        await reader.cancel();
+        return;
+      }
+      if (!(value instanceof Uint8Array)) throw new ResponseBodyError('a response body stream must yield Uint8Array chunks');
+      if (value.length === 0) continue;
+      written += value.length;
+      if (typeof framing === 'number' && written > framing) {
+        throw new ResponseBodyError(`the response body is longer than its Content-Length ${framing}`);
+      }
+      let ready: boolean;
+      if (framing === 'chunked') {
+        transport.cork();
+        transport.write(chunkHeader(value.length));
+        transport.write(value);
+        ready = transport.write(CHUNK_END);
+        transport.uncork();
+      } else {
+        ready = transport.write(value);
+      }
+      if (!ready) await target.drained();
+    }
+    if (framing === 'chunked') transport.write(LAST_CHUNK);
+    else if (typeof framing === 'number' && written !== framing) {
+      throw new ResponseBodyError(`the response body ended at ${written} of its Content-Length ${framing} bytes`);
+    }
+  } catch (error) {
+    void reader.cancel(error).catch(() => undefined);
+    throw error instanceof ResponseBodyError ? error : new ResponseBodyError('the response body stream failed', { cause: error });
+  }
+}

@@ -1,0 +1,148 @@
+// The runtime-agnostic server: the handler (routes, fetch, onError), the set of connections, one
+// timer that enforces every connection's deadline, the connection limit and graceful shutdown.
+// An adapter listens, wraps each socket in a Transport and calls `accept`.
+import { dateHeaderLine } from '../http1/writer.js';
+import { ANY_METHOD, Router } from '../router/index.js';
+import { Connection, type ConnectionHost } from './connection.js';
+import { resolveServeOptions, type ConnectionInfo, type ResolvedServeOptions, type RouteHandler, type ServeOptions } from './options.js';
+import { internalError } from './internal-error.js';
+import type { Transport } from './transport.js';
+
+const OVERLOADED = `HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n`;
+
+/** The path of an absolute URL, without the query (no URL object: this runs per request). */
+function pathOf(url: string): string {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  if (slash < 0) return '/';
+  const query = url.indexOf('?', slash);
+  const hash = url.indexOf('#', slash);
+  const end = query < 0 ? (hash < 0 ? url.length : hash) : query;
+  return url.slice(slash, end);
+}
+
+/** `'GET /users/:id'` → ['GET', '/users/:id']; `'/x'` → any method. */
+function parseRouteKey(key: string): [method: string, pattern: string] {
+  const space = key.indexOf(' ');
+  if (space < 0) return [ANY_METHOD, key];
+  return [key.slice(0, space).toUpperCase(), key.slice(space + 1).trim()];
+}
+
+export class ServerCore implements ConnectionHost {
+  readonly options: ResolvedServeOptions;
+  closing = false;
+  private readonly connections = new Set<Connection>();
+  private readonly router: Router<RouteHandler> | null;
+  private sweep: ReturnType<typeof setInterval> | null = null;
+  private readonly sweepInterval: number;
+  private allClosed: (() => void) | null = null;
+
+  constructor(private readonly serve: ServeOptions) {
+    this.options = resolveServeOptions(serve);
+    if (!serve.fetch && !serve.routes && !serve.router) throw new TypeError('serve() needs a fetch handler, routes or a router');
+    let router = serve.router ?? null;
+    if (serve.routes) {
+      router ??= new Router<RouteHandler>();
+      for (const [key, handler] of Object.entries(serve.routes)) {
+        const [method, pattern] = parseRouteKey(key);
+        router.add(method, pattern, handler);
+      }
+    }
+    this.router = router;
+    const o = this.options;
+    // Deadlines are checked a few times per shortest timeout, and at least once a second.
+    this.sweepInterval = Math.max(10, Math.min(1000, Math.min(o.headersTimeout, o.requestTimeout, o.keepAliveTimeout) / 4));
+  }
+
+  /** A new socket. Over the connection limit it is answered 503 and closed. */
+  accept(transport: Transport): Connection | null {
+    if (this.closing || this.connections.size >= this.options.maxConnections) {
+      transport.write(`${OVERLOADED}${dateHeaderLine()}\r\n`);
+      transport.end();
+      return null;
+    }
+    const connection = new Connection(transport, this);
+    this.connections.add(connection);
+    this.sweep ??= setInterval(() => this.checkDeadlines(), this.sweepInterval);
+    (this.sweep as { unref?: () => void }).unref?.();
+    return connection;
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  connectionClosed(connection: Connection): void {
+    this.connections.delete(connection);
+    if (this.connections.size > 0) return;
+    if (this.sweep) clearInterval(this.sweep);
+    this.sweep = null;
+    this.allClosed?.();
+  }
+
+  /** Idle connections close now; busy ones after their response, or when the grace period ends. */
+  async shutdown(): Promise<void> {
+    this.closing = true;
+    for (const connection of this.connections) connection.shutdown();
+    if (this.connections.size === 0) return;
+    const done = new Promise<void>((resolve) => (this.allClosed = resolve));
+    const grace = setTimeout(() => {
+      for (const connection of this.connections) connection.destroy(new Error('the server closed'));
+    }, this.options.gracefulTimeout);
+    await done;
+    clearTimeout(grace);
+  }
+
+  respond(request: Request, info: ConnectionInfo): Response | Promise<Response> {
+    let result: Response | Promise<Response>;
+    try {
+      result = this.handle(request, info);
+    } catch (error) {
+      return this.failed(error, request);
+    }
+    if (result instanceof Response) return result;
+    return Promise.resolve(result).then(
+      (response) => (response instanceof Response ? response : this.failed(notAResponse(response), request)),
+      (error: unknown) => this.failed(error, request),
+    );
+  }
+
+  private handle(request: Request, info: ConnectionInfo): Response | Promise<Response> {
+    const fetch = this.serve.fetch;
+    const router = this.router;
+    if (!router) return fetch!(request, info);
+    const method = request.method;
+    const path = pathOf(request.url);
+    const match = router.find(method, path);
+    if (match) return match.value(request, { ...info, params: match.params });
+    if (fetch) return fetch(request, info);
+    const lookup = router.lookup(method, path);
+    if (lookup.status === 'method-not-allowed') {
+      return new Response('405 Method Not Allowed\n', { status: 405, headers: { allow: lookup.allowed.join(', ') } });
+    }
+    return new Response('404 Not Found\n', { status: 404 });
+  }
+
+  private failed(error: unknown, request: Request): Response | Promise<Response> {
+    const onError = this.serve.onError;
+    if (!onError) return internalError(error);
+    try {
+      const result = onError(error, request);
+      if (result instanceof Response) return result;
+      return Promise.resolve(result).then(
+        (response) => (response instanceof Response ? response : internalError(notAResponse(response))),
+        internalError,
+      );
+    } catch (second) {
+      return internalError(second);
+    }
+  }
+
+  private checkDeadlines(): void {
+    const now = Date.now();
+    for (const connection of this.connections) connection.checkDeadline(now);
+  }
+}
+
+function notAResponse(value: unknown): TypeError {
+  return new TypeError(`the handler returned ${value === null ? 'null' : typeof value}, not a Response`);
+}

@@ -1,0 +1,120 @@
+// The application every server test talks to, on Node and on Deno alike. What the server did
+// (handler calls, errors, aborted requests) is reported over HTTP at /stats, so the same tests
+// work whether the server runs in the test process or in a Deno child process.
+import { Hono } from 'hono';
+import type { ServeOptions } from '../../src/server/options.js';
+import { wasmCore } from '../../src/wasm/module.js';
+
+const stats = { calls: 0, errors: [] as string[], aborted: 0, bodyBytes: 0, bigCalls: 0 };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function countBytes(body: ReadableStream<Uint8Array>): Promise<number> {
+  const reader = body.getReader();
+  let total = 0;
+  for (let r = await reader.read(); !r.done; r = await reader.read()) total += r.value.length;
+  return total;
+}
+const text = (body: string, status = 200) => new Response(body, { status });
+
+const hono = new Hono().basePath('/hono');
+hono.get('/users/:id', (c) => c.json({ id: c.req.param('id'), q: c.req.query('q') ?? null }));
+hono.post('/json', async (c) => c.json({ got: await c.req.json<unknown>() }, 201));
+
+async function handle(request: Request, info: { remoteAddress: string }): Promise<Response> {
+  stats.calls++;
+  const url = new URL(request.url);
+  const q = url.searchParams;
+  switch (url.pathname) {
+    case '/hello':
+      return text('Hello World!');
+    case '/utf8':
+      return text('héllo wörld ✓');
+    case '/path':
+      return text(`${request.method} ${url.pathname}${url.search}`);
+    case '/echo':
+      return new Response(await request.arrayBuffer(), { headers: { 'content-type': request.headers.get('content-type') ?? 'application/octet-stream' } });
+    case '/count-body': {
+      const total = await countBytes(request.body!);
+      stats.bodyBytes = total;
+      return text(String(total));
+    }
+    case '/hold-body': {
+      // Reads nothing for a while: the server must stop reading from the socket meanwhile.
+      await sleep(Number(q.get('ms') ?? 500));
+      return text(String(await countBytes(request.body!)));
+    }
+    case '/no-read':
+      return text('answered without reading', 200);
+    case '/headers':
+      return Response.json(Object.fromEntries(request.headers));
+    case '/info':
+      return Response.json({ remoteAddress: info.remoteAddress, url: request.url, instance: request instanceof Request });
+    case '/stream': {
+      const parts = Number(q.get('parts') ?? 3);
+      let i = 0;
+      return new Response(
+        new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            await sleep(5);
+            if (i === parts) return controller.close();
+            controller.enqueue(new TextEncoder().encode(`part ${i++};`));
+          },
+        }),
+        { headers: { 'content-type': 'text/plain' } },
+      );
+    }
+    case '/bytes':
+      return new Response(new Uint8Array([0, 1, 2, 250, 255]));
+    case '/blob':
+      return new Response(new Blob(['blob ', 'body'], { type: 'text/x-blob' }));
+    case '/form': {
+      const form = new FormData();
+      form.set('a', '1');
+      return new Response(form);
+    }
+    case '/null':
+      return new Response(null, { status: Number(q.get('status') ?? 200), headers: { 'x-null': 'yes' } });
+    case '/big': {
+      stats.bigCalls++;
+      return new Response(new Uint8Array(Number(q.get('kb') ?? 1024) * 1024).fill(97));
+    }
+    case '/slow':
+      await sleep(Number(q.get('ms') ?? 200));
+      return text(`slept ${q.get('ms') ?? 200}`);
+    case '/wait-abort':
+      return new Promise((resolve) => {
+        request.signal.addEventListener('abort', () => {
+          stats.aborted++;
+          resolve(text('aborted'));
+        });
+      });
+    case '/throw':
+      throw new Error('handler threw');
+    case '/reject':
+      await sleep(1);
+      throw new Error('handler rejected');
+    case '/not-a-response':
+      return 'oops' as unknown as Response;
+    case '/trap':
+      // Exhausts wasm memory on purpose: the instance traps and is re-created.
+      wasmCore().reserve(0xffff_ffff);
+      return text('unreachable');
+    case '/pid':
+      return text(String(typeof process === 'object' ? process.pid : 0));
+    case '/stats':
+      return Response.json(stats);
+  }
+  if (url.pathname.startsWith('/hono/')) return hono.fetch(request);
+  return text('not found', 404);
+}
+
+/** The options every test server gets besides its own limits. */
+export function appOptions(): ServeOptions {
+  return {
+    fetch: handle,
+    onError(error) {
+      stats.errors.push(error instanceof Error ? error.message : String(error));
+      return new Response('500 from onError\n', { status: 500 });
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// Real clients for the server tests: raw sockets (for what no well-behaved client sends), curl.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import tls from 'node:tls';
+
+export const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+
+export interface RawResult {
+  text: string;
+  /** The server closed the connection (rather than our wait ending). */
+  closed: boolean;
+  /** Milliseconds from connect until the server closed (or the wait ended). */
+  elapsed: number;
+}
+
+export interface RawOptions {
+  /** Pause between chunks (ms). */
+  gap?: number;
+  /** Give up waiting for the server this long after the last write (ms). */
+  wait?: number;
+  tls?: boolean;
+  /** Stop as soon as the text received contains this many responses. */
+  responses?: number;
+}
+
+/** Writes `chunks` to a fresh connection and collects everything the server sends. */
+export function raw(port: number, chunks: (string | Uint8Array)[], options: RawOptions = {}): Promise<RawResult> {
+  const { gap = 0, wait = 2000 } = options;
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket = options.tls
+      ? tls.connect({ port, host: '127.0.0.1', ca: fixture('cert.pem'), servername: 'localhost' })
+      : net.connect(port, '127.0.0.1');
+    let text = '';
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (closed: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ text, closed, elapsed: Date.now() - started });
+    };
+    socket.setEncoding('latin1');
+    socket.on('data', (data: string) => {
+      text += data;
+      if (options.responses && (text.match(/HTTP\/1\.[01] [2-5]\d\d /g)?.length ?? 0) >= options.responses) finish(false);
+    });
+    socket.on('close', () => finish(true));
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? finish(true) : reject(error)));
+    socket.on(options.tls ? 'secureConnect' : 'connect', async () => {
+      for (const chunk of chunks) {
+        if (socket.destroyed) return;
+        socket.write(chunk);
+        if (gap) await new Promise((r) => setTimeout(r, gap));
+      }
+      timer = setTimeout(() => finish(false), wait);
+    });
+  });
+}
+
+/** Status codes of the responses in a raw transcript, in order. */
+export function statuses(text: string): number[] {
+  return [...text.matchAll(/HTTP\/1\.[01] (\d{3}) /g)].map((m) => Number(m[1]));
+}
+
+/** Runs curl; resolves with stdout (and the exit code). */
+export function curl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('curl', ['--silent', '--show-error', '--max-time', '20', ...args], { encoding: 'latin1' }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}

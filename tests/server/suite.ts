@@ -1,0 +1,406 @@
+// The behaviour of `serve()`, checked with real clients over real sockets. One suite, run against
+// each adapter: `launch` starts a server with the test app (tests/server/app.ts) and some limits.
+import http from 'node:http';
+import net from 'node:net';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { curl, fixture, raw, statuses } from './clients.js';
+
+/** JSON-safe server options: limits, timeouts, and whether to use the TLS fixture. */
+export interface TestServerOptions {
+  tls?: boolean;
+  maxHeadBytes?: number;
+  maxTargetBytes?: number;
+  maxBodyBytes?: number;
+  maxRequestsPerConnection?: number;
+  maxConnections?: number;
+  headersTimeout?: number;
+  requestTimeout?: number;
+  keepAliveTimeout?: number;
+  gracefulTimeout?: number;
+}
+
+export interface Launched {
+  url: string;
+  port: number;
+  /** Graceful close, as `server.close()`; resolves when it has finished. */
+  close(): Promise<void>;
+}
+
+export type Launcher = (options: TestServerOptions) => Promise<Launched>;
+
+
+const get = (port: number, path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${extra}\r\n`;
+
+/** A server for the tests in this describe block. */
+function useServer(launch: Launcher, options: TestServerOptions = {}) {
+  const ref = {} as Launched;
+  beforeAll(async () => Object.assign(ref, await launch(options)));
+  afterAll(async () => ref.close?.());
+  return ref;
+}
+
+async function stats(url: string) {
+  return (await (await fetch(`${url}/stats`)).json()) as { calls: number; errors: string[]; aborted: number; bodyBytes: number; bigCalls: number };
+}
+
+export function serverSuite(name: string, launch: Launcher): void {
+  describe(`${name}: requests and responses`, () => {
+    const server = useServer(launch);
+
+    it('answers fetch with status, body, Date and Content-Length', async () => {
+      const res = await fetch(`${server.url}/hello`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('Hello World!');
+      expect(res.headers.get('content-length')).toBe('12');
+      expect(new Date(res.headers.get('date')!).getTime()).toBeGreaterThan(Date.now() - 5000);
+    });
+
+    it('passes a Request that is a real Request, with URL, headers and remote address', async () => {
+      const res = await fetch(`${server.url}/info?x=1`);
+      expect(await res.json()).toEqual({ remoteAddress: '127.0.0.1', url: `${server.url}/info?x=1`, instance: true });
+      const headers = (await (await fetch(`${server.url}/headers`, { headers: { 'X-Custom': 'a b', Cookie: 'c=1' } })).json()) as Record<string, string>;
+      expect(headers['x-custom']).toBe('a b');
+      expect(headers.cookie).toBe('c=1');
+    });
+
+    it('runs a hono app unchanged: params, query, JSON in and out', async () => {
+      const res = await fetch(`${server.url}/hono/users/42?q=z`);
+      expect(await res.json()).toEqual({ id: '42', q: 'z' });
+      const post = await fetch(`${server.url}/hono/json`, { method: 'POST', body: JSON.stringify({ a: [1, 2] }), headers: { 'content-type': 'application/json' } });
+      expect(post.status).toBe(201);
+      expect(await post.json()).toEqual({ got: { a: [1, 2] } });
+    });
+
+    it('sends every body kind: UTF-8 text, bytes, stream, Blob, FormData, null', async () => {
+      expect(await (await fetch(`${server.url}/utf8`)).text()).toBe('héllo wörld ✓');
+      const utf8 = await fetch(`${server.url}/utf8`);
+      expect(utf8.headers.get('content-length')).toBe(String(new TextEncoder().encode('héllo wörld ✓').length));
+      expect([...new Uint8Array(await (await fetch(`${server.url}/bytes`)).arrayBuffer())]).toEqual([0, 1, 2, 250, 255]);
+      expect(await (await fetch(`${server.url}/stream?parts=4`)).text()).toBe('part 0;part 1;part 2;part 3;');
+      const blob = await fetch(`${server.url}/blob`);
+      expect(blob.headers.get('content-length')).toBe('9');
+      expect(blob.headers.get('content-type')).toBe('text/x-blob');
+      expect(await blob.text()).toBe('blob body');
+      const form = await (await fetch(`${server.url}/form`)).formData();
+      expect(form.get('a')).toBe('1');
+      const empty = await fetch(`${server.url}/null`);
+      expect(empty.headers.get('content-length')).toBe('0');
+      expect(empty.headers.get('x-null')).toBe('yes');
+    });
+
+    it('frames a stream of unknown length as chunked, and 204/304 without a body', async () => {
+      const { text } = await raw(server.port, [get(server.port, '/stream?parts=2')], { responses: 1, wait: 3000 });
+      const deadline = Date.now() + 3000;
+      let transcript = text;
+      while (!transcript.endsWith('0\r\n\r\n') && Date.now() < deadline) {
+        transcript = (await raw(server.port, [get(server.port, '/stream?parts=2')], { wait: 500 })).text;
+      }
+      expect(transcript).toMatch(/transfer-encoding: chunked/i);
+      expect(transcript).not.toMatch(/content-length/i);
+      expect(transcript.endsWith('7\r\npart 0;\r\n7\r\npart 1;\r\n0\r\n\r\n')).toBe(true);
+      const noContent = await raw(server.port, [get(server.port, '/null?status=204'), get(server.port, '/hello')], { responses: 2 });
+      expect(statuses(noContent.text)).toEqual([204, 200]);
+      expect(noContent.text.split('\r\n\r\n')[0]).not.toMatch(/content-length|transfer-encoding/i);
+    });
+
+    it('reads request bodies of every framing: length, chunked, streamed by the client', async () => {
+      const body = 'x'.repeat(100_000);
+      expect(await (await fetch(`${server.url}/echo`, { method: 'POST', body })).text()).toBe(body);
+      const chunked = await raw(server.port, ['POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n', '3\r\nabc\r\n', '2;ext=1\r\nde\r\n0\r\nX-T: 1\r\n\r\n'], { gap: 20, responses: 1 });
+      expect(chunked.text).toMatch(/\r\n\r\nabcde$/);
+      const streamed = await fetch(`${server.url}/count-body`, {
+        method: 'POST',
+        duplex: 'half',
+        body: new ReadableStream({
+          start(controller) {
+            for (let i = 0; i < 10; i++) controller.enqueue(new Uint8Array(10_000));
+            controller.close();
+          },
+        }),
+      } as RequestInit);
+      expect(await streamed.text()).toBe('100000');
+    });
+
+    it('keeps connections alive and answers pipelined requests in order', async () => {
+      const agent = new Agent({ connections: 1, pipelining: 1 });
+      const ports = new Set<string>();
+      for (let i = 0; i < 5; i++) {
+        const res = await undiciFetch(`${server.url}/info`, { dispatcher: agent });
+        ports.add(((await res.json()) as { url: string }).url);
+      }
+      await agent.close();
+      // One connection served all five: the server saw the same client port.
+      const before = await raw(server.port, [get(server.port, '/slow?ms=60') + get(server.port, '/path?a') + get(server.port, '/slow?ms=5') + get(server.port, '/path?b')], { responses: 4 });
+      expect(statuses(before.text)).toEqual([200, 200, 200, 200]);
+      expect([...before.text.matchAll(/\r\n\r\n([^H]*)/g)].map((m) => m[1])).toEqual(['slept 60', 'GET /path?a', 'slept 5', 'GET /path?b']);
+      const many = Array.from({ length: 16 }, (_, i) => get(server.port, `/path?${i}`)).join('');
+      const pipelined = await raw(server.port, [many], { responses: 16 });
+      expect([...pipelined.text.matchAll(/GET \/path\?(\d+)/g)].map((m) => Number(m[1]))).toEqual([...Array(16).keys()]);
+    });
+
+    it('serves HTTP/1.0 clients and closes after them; Connection: close closes', async () => {
+      const old = await raw(server.port, ['GET /hello HTTP/1.0\r\n\r\n']);
+      expect(statuses(old.text)).toEqual([200]);
+      expect(old.closed).toBe(true);
+      expect(old.text).toMatch(/Hello World!$/);
+      const stream = await raw(server.port, ['GET /stream?parts=2 HTTP/1.0\r\n\r\n']);
+      expect(stream.text).not.toMatch(/chunked/i);
+      expect(stream.text).toMatch(/\r\n\r\npart 0;part 1;$/);
+      expect(stream.closed).toBe(true);
+      const close = await raw(server.port, [get(server.port, '/hello', 'Connection: close\r\n') + get(server.port, '/hello')]);
+      expect(statuses(close.text)).toEqual([200]);
+      expect(close.text).toMatch(/connection: close/i);
+      expect(close.closed).toBe(true);
+    });
+
+    it('answers HEAD with the GET headers and no body', async () => {
+      const { text } = await raw(server.port, [get(server.port, '/hello').replace('GET', 'HEAD') + get(server.port, '/path')], { responses: 2 });
+      const [headHead, rest] = text.split('\r\n\r\n');
+      expect(headHead).toMatch(/content-length: 12/i);
+      expect(rest.startsWith('HTTP/1.1 200 OK')).toBe(true);
+      expect(text).toMatch(/GET \/path$/);
+      const res = await fetch(`${server.url}/stream`, { method: 'HEAD' });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('');
+    });
+
+    it('sends 100 Continue only when the handler reads the body', async () => {
+      const reads = await raw(server.port, ['POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n'], { responses: 0, wait: 300 });
+      expect(reads.text).toBe('HTTP/1.1 100 Continue\r\n\r\n');
+      const full = await raw(server.port, ['POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n', 'hello'], { gap: 100, responses: 1 });
+      expect(full.text).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nhello$/);
+      const noRead = await raw(server.port, ['POST /no-read HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n']);
+      expect(noRead.text).not.toMatch(/100 Continue/);
+      expect(statuses(noRead.text)).toEqual([200]);
+      expect(noRead.text).toMatch(/connection: close/i);
+      expect(noRead.closed).toBe(true);
+    });
+
+    it('stops reading the socket while the handler does not read the body (backpressure)', async () => {
+      const size = 48 * 1024 * 1024;
+      const socket = net.connect(server.port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      let response = '';
+      socket.setEncoding('latin1').on('data', (d: string) => (response += d));
+      socket.write(`POST /hold-body?ms=1500 HTTP/1.1\r\nHost: a\r\nContent-Length: ${size}\r\n\r\n`);
+      let drained = false;
+      socket.write(new Uint8Array(size), () => (drained = true));
+      await new Promise((r) => setTimeout(r, 700));
+      // Kernel buffers hold a few MiB at most: with the server not reading, most of it waits here.
+      expect(drained).toBe(false);
+      expect(socket.writableLength).toBeGreaterThan(size / 2);
+      await new Promise<void>((resolve) => socket.on('close', resolve).on('data', () => response.includes(String(size)) && socket.end()));
+      expect(response).toMatch(new RegExp(`\\r\\n\\r\\n${size}$`));
+    });
+
+    it('stops taking pipelined requests while the client does not read responses', async () => {
+      const { bigCalls: before } = await stats(server.url);
+      const socket = net.connect(server.port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.pause();
+      socket.write(Array.from({ length: 200 }, () => get(server.port, '/big?kb=1024')).join(''));
+      await new Promise((r) => setTimeout(r, 1000));
+      const { bigCalls } = await stats(server.url);
+      socket.destroy();
+      // 200 MiB were asked for; the server stopped after what fits in the socket buffers.
+      expect(bigCalls - before).toBeGreaterThan(0);
+      expect(bigCalls - before).toBeLessThan(40);
+    });
+
+    it('answers a throwing or rejecting handler with 500 and keeps serving', async () => {
+      const { text, closed } = await raw(server.port, [get(server.port, '/throw') + get(server.port, '/reject') + get(server.port, '/not-a-response') + get(server.port, '/hello')], { responses: 4 });
+      expect(statuses(text)).toEqual([500, 500, 500, 200]);
+      expect(closed).toBe(false);
+      expect((await stats(server.url)).errors).toEqual(expect.arrayContaining(['handler threw', 'handler rejected']));
+    });
+
+    it('a wasm trap in one request costs that request, not the others', async () => {
+      // A second connection holds half a head in its parser while the trap re-creates the instance.
+      const other = raw(server.port, ['GET /path?other HTTP/1.1\r\nHo', 'st: a\r\n\r\n'], { gap: 300, responses: 1 });
+      await new Promise((r) => setTimeout(r, 100));
+      const trapped = await fetch(`${server.url}/trap`);
+      expect(trapped.status).toBe(500);
+      expect((await other).text).toMatch(/GET \/path\?other$/);
+      expect((await fetch(`${server.url}/hello`)).status).toBe(200);
+    });
+
+    it('aborts request.signal when the client goes away', async () => {
+      const { aborted } = await stats(server.url);
+      await raw(server.port, [get(server.port, '/wait-abort')], { wait: 100 });
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await stats(server.url)).aborted).toBe(aborted + 1);
+    });
+
+    it('serves the node:http client', async () => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      const request = (method: string, path: string, body?: string) =>
+        new Promise<{ status: number; body: string; socket: unknown }>((resolve, reject) => {
+          const req = http.request({ port: server.port, host: '127.0.0.1', method, path, agent }, (res) => {
+            let data = '';
+            res.setEncoding('utf8').on('data', (d: string) => (data += d));
+            res.on('end', () => resolve({ status: res.statusCode!, body: data, socket: res.socket }));
+          });
+          req.on('error', reject);
+          req.end(body);
+        });
+      const a = await request('GET', '/hello');
+      const b = await request('POST', '/echo', 'from node:http');
+      expect([a.status, a.body, b.status, b.body]).toEqual([200, 'Hello World!', 200, 'from node:http']);
+      agent.destroy();
+    });
+
+    it('serves curl: GET, POST, chunked upload, HTTP/1.0, HEAD', async () => {
+      expect((await curl([`${server.url}/hello`])).stdout).toBe('Hello World!');
+      expect((await curl(['--data-binary', 'posted', `${server.url}/echo`])).stdout).toBe('posted');
+      expect((await curl(['-H', 'Transfer-Encoding: chunked', '--data-binary', 'chunky', `${server.url}/echo`])).stdout).toBe('chunky');
+      expect((await curl(['-0', `${server.url}/stream?parts=2`])).stdout).toBe('part 0;part 1;');
+      const head = await curl(['-I', `${server.url}/hello`]);
+      expect(head.stdout).toMatch(/^HTTP\/1\.1 200 OK/);
+      expect(head.stdout).toMatch(/content-length: 12/i);
+    });
+  });
+
+  describe(`${name}: bad input`, () => {
+    const server = useServer(launch, { maxHeadBytes: 2048, maxTargetBytes: 256, maxBodyBytes: 1000 });
+    const cases: [string, string, number][] = [
+      ['a malformed request line', 'GET  / HTTP/1.1\r\nHost: a\r\n\r\n', 400],
+      ['a bad header', 'GET / HTTP/1.1\r\nHost: a\r\nBad Header: x\r\n\r\n', 400],
+      ['no Host on HTTP/1.1', 'GET / HTTP/1.1\r\n\r\n', 400],
+      ['two Host fields', 'GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n', 400],
+      ['Content-Length and Transfer-Encoding', 'POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n', 400],
+      ['a body over the limit (Content-Length)', 'POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 1001\r\n\r\n', 413],
+      ['a chunked body over the limit', `POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3e9\r\n${'x'.repeat(1001)}\r\n0\r\n\r\n`, 413],
+      ['a URI over the limit', `GET /${'a'.repeat(300)} HTTP/1.1\r\nHost: a\r\n\r\n`, 414],
+      ['headers over the limit', `GET / HTTP/1.1\r\nHost: a\r\nX: ${'a'.repeat(3000)}\r\n\r\n`, 431],
+      ['an unknown transfer coding', 'POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n', 501],
+      ['an unsupported version', 'GET / HTTP/2.0\r\nHost: a\r\n\r\n', 505],
+    ];
+    for (const [what, input, status] of cases) {
+      it(`answers ${what} with ${status}, once, and closes`, async () => {
+        const { text, closed } = await raw(server.port, [input]);
+        expect(statuses(text)).toEqual([status]);
+        expect(text).toMatch(/connection: close/i);
+        expect(closed).toBe(true);
+      });
+    }
+
+    it('the same, fed one byte at a time', async () => {
+      const input = `GET / HTTP/1.1\r\nHost: a\r\nX: ${'a'.repeat(3000)}\r\n\r\n`;
+      const { text, closed } = await raw(server.port, [...input.slice(0, 2300)].map((c) => c), { wait: 1000 });
+      expect(statuses(text)).toEqual([431]);
+      expect(closed).toBe(true);
+    });
+
+    it('answers the requests before a bad one, then the bad one, then closes', async () => {
+      const { text, closed } = await raw(server.port, [get(server.port, '/slow?ms=50') + get(server.port, '/hello') + 'GARBAGE\r\n\r\n' + get(server.port, '/hello')]);
+      expect(statuses(text)).toEqual([200, 200, 400]);
+      expect(closed).toBe(true);
+    });
+
+    it('answers CONNECT with 501', async () => {
+      const { text, closed } = await raw(server.port, ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n']);
+      expect(statuses(text)).toEqual([501]);
+      expect(closed).toBe(true);
+    });
+  });
+
+  describe(`${name}: timeouts and limits`, () => {
+    const server = useServer(launch, { headersTimeout: 300, requestTimeout: 600, keepAliveTimeout: 300, maxRequestsPerConnection: 3, maxConnections: 4 });
+
+    it('cuts a client that sends its head too slowly (slowloris) with 408', async () => {
+      const { text, closed, elapsed } = await raw(server.port, ['GET / HTTP/1.1\r\n', 'Host: a\r\n', 'X-A: 1\r\n', 'X-B: 1\r\n'], { gap: 150, wait: 3000 });
+      expect(statuses(text)).toEqual([408]);
+      expect(closed).toBe(true);
+      expect(elapsed).toBeLessThan(2000);
+    });
+
+    it('cuts a request whose body stalls with 408', async () => {
+      const { text, closed } = await raw(server.port, ['POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc'], { wait: 3000 });
+      expect(statuses(text)).toEqual([408]);
+      expect(closed).toBe(true);
+    });
+
+    it('closes an idle keep-alive connection quietly, and a silent new one', async () => {
+      const idle = await raw(server.port, [get(server.port, '/hello')], { wait: 3000 });
+      expect(statuses(idle.text)).toEqual([200]);
+      expect(idle.closed).toBe(true);
+      expect(idle.elapsed).toBeLessThan(2000);
+      const silent = await raw(server.port, [], { wait: 3000 });
+      expect(silent).toMatchObject({ text: '', closed: true });
+    });
+
+    it('closes after maxRequestsPerConnection responses', async () => {
+      const { text, closed } = await raw(server.port, [get(server.port, '/hello').repeat(5)], { wait: 1000 });
+      expect(statuses(text)).toEqual([200, 200, 200]);
+      expect(text.split('HTTP/1.1').at(-1)).toMatch(/connection: close/i);
+      expect(closed).toBe(true);
+    });
+
+    it('answers connections over maxConnections with 503', async () => {
+      const held = await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          const socket = net.connect(server.port, '127.0.0.1');
+          await new Promise((resolve) => socket.once('connect', resolve));
+          return socket;
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 50));
+      const extra = await raw(server.port, [get(server.port, '/hello')]);
+      for (const socket of held) socket.destroy();
+      expect(statuses(extra.text)).toEqual([503]);
+      expect(extra.closed).toBe(true);
+    });
+  });
+
+  describe(`${name}: graceful shutdown`, () => {
+    it('finishes in-flight requests, closes idle connections at once, refuses new ones', async () => {
+      const server = await launch({ gracefulTimeout: 5000 });
+      const idle = raw(server.port, [get(server.port, '/hello')], { wait: 5000 });
+      const busy = raw(server.port, [get(server.port, '/slow?ms=600')], { wait: 5000 });
+      await new Promise((r) => setTimeout(r, 200));
+      const started = Date.now();
+      const closed = server.close();
+      const idleResult = await idle;
+      expect(idleResult.closed).toBe(true);
+      expect(Date.now() - started).toBeLessThan(400);
+      const busyResult = await busy;
+      expect(statuses(busyResult.text)).toEqual([200]);
+      expect(busyResult.text).toMatch(/connection: close/i);
+      expect(busyResult.text).toMatch(/slept 600$/);
+      await closed;
+      await expect(fetch(`${server.url}/hello`)).rejects.toThrow();
+    });
+
+    it('cuts what is still running when the grace period ends', async () => {
+      const server = await launch({ gracefulTimeout: 200 });
+      const busy = raw(server.port, [get(server.port, '/slow?ms=3000')], { wait: 5000 });
+      await new Promise((r) => setTimeout(r, 100));
+      const started = Date.now();
+      await server.close();
+      const result = await busy;
+      expect(result).toMatchObject({ text: '', closed: true });
+      expect(Date.now() - started).toBeLessThan(1500);
+    });
+  });
+
+  describe(`${name}: TLS`, () => {
+    const server = useServer(launch, { tls: true });
+
+    it('serves HTTPS to undici and raw TLS sockets, with the remote address', async () => {
+      expect(server.url.startsWith('https://')).toBe(true);
+      const agent = new Agent({ connect: { ca: fixture('cert.pem'), servername: 'localhost' } });
+      const res = await undiciFetch(`${server.url}/info`, { dispatcher: agent });
+      expect(await res.json()).toMatchObject({ remoteAddress: '127.0.0.1', url: `${server.url}/info` });
+      await agent.close();
+      const { text } = await raw(server.port, [get(server.port, '/hello') + get(server.port, '/path?tls')], { tls: true, responses: 2 });
+      expect(statuses(text)).toEqual([200, 200]);
+      expect(text).toMatch(/GET \/path\?tls$/);
+    });
+
+    it('serves curl over TLS', async () => {
+      const out = await curl(['--cacert', new URL('./fixtures/cert.pem', import.meta.url).pathname, '--resolve', `localhost:${server.port}:127.0.0.1`, `https://localhost:${server.port}/hello`]);
+      expect(out.stdout).toBe('Hello World!');
+    });
+  });
+}
