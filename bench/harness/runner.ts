@@ -18,12 +18,20 @@ export const QUICK_OPTIONS: RunOptions = { warmupMs: 60, minTimeMs: 120, minSamp
 
 
 export async function runCase(c: BenchCase, options: RunOptions): Promise<CaseResult> {
+  if (c.load) return runLoadCase(c, c.load.bind(c), options);
   const fn = await c.setup();
   try {
     return await measureCase(c, fn, options);
   } finally {
     await c.teardown?.();
   }
+}
+
+/** Load runs: a quick run is one short run, a real one three longer ones. */
+async function runLoadCase(c: BenchCase, load: NonNullable<BenchCase['load']>, options: RunOptions): Promise<CaseResult> {
+  const quick = options.minTimeMs < DEFAULT_OPTIONS.minTimeMs;
+  const { samples, metrics } = await load(quick ? { count: 1, durationSec: 1 } : { count: 3, durationSec: 4 });
+  return { suite: c.suite, group: c.group, impl: c.impl, baseline: c.baseline ?? false, unit: 'ns/op', samples, stats: summarize(samples), metrics };
 }
 
 async function measureCase(c: BenchCase, fn: () => unknown, options: RunOptions): Promise<CaseResult> {

@@ -20,8 +20,18 @@ export interface BenchCase {
    * the operation is then awaited, one at a time).
    */
   setup(): (() => unknown) | Promise<() => unknown>;
+  /**
+   * A load case instead (servers under wrk): runs `runs` measurements and returns one sample per
+   * run (ns per request, i.e. 1e9 / req/s) and named metrics (medians over the runs).
+   */
+  load?(runs: LoadRuns): Promise<{ samples: number[]; metrics: Record<string, number> }>;
   /** Releases what setup started (servers, child processes, workers). */
   teardown?(): void | Promise<void>;
+}
+
+export interface LoadRuns {
+  count: number;
+  durationSec: number;
 }
 
 export interface Suite {
@@ -58,6 +68,8 @@ export interface CaseResult {
   /** Raw samples: ns per operation, each the mean of one batch of iterations. */
   samples: number[];
   stats: Summary;
+  /** Load cases: req/s, latency percentiles, server CPU per request, peak RSS, client share, ... */
+  metrics?: Record<string, number>;
 }
 
 export interface ResultFile {

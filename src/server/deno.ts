@@ -33,7 +33,12 @@ const HIGH_WATER_MARK = 64 * 1024;
 const READ_SIZE = 64 * 1024;
 const LINGER_MS = 2_000;
 
+const encoder = new TextEncoder();
+
 function latin1(text: string): Uint8Array {
+  // ASCII is the common case, and then UTF-8 is the same bytes (one per char).
+  const utf8 = encoder.encode(text);
+  if (utf8.length === text.length) return utf8;
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   return bytes;

@@ -26,6 +26,8 @@ export class RequestBody {
   /** The consumer cancelled (or the handler answered without reading): drop what comes. */
   private discarding = false;
   private continueSent: boolean;
+  /** `collect()` was called: keep every piece, resolve at the end. */
+  private collector: { resolve(bytes: Uint8Array): void; reject(error: Error): void } | null = null;
 
   constructor(
     private readonly flow: BodyFlow,
@@ -43,8 +45,51 @@ export class RequestBody {
     return this.ended;
   }
 
+  /** Whether the body was taken, as a stream or whole. */
+  get used(): boolean {
+    return this.stream !== null || this.collector !== null;
+  }
+
+  /**
+   * The whole body at once, without a stream: `text()`, `json()` and `arrayBuffer()` use it (a
+   * web stream costs microseconds per chunk on Node). The consumer is always ready, so no pause.
+   */
+  collect(): Promise<Uint8Array> {
+    if (this.used) return Promise.reject(new TypeError('the request body was already read'));
+    return new Promise((resolve, reject) => {
+      this.collector = { resolve, reject };
+      if (this.failure) return reject(this.failure);
+      if (this.ended) return this.finishCollect();
+      if (!this.continueSent) {
+        this.continueSent = true;
+        this.flow.sendContinue();
+      }
+      this.flow.resume();
+    });
+  }
+
+  private finishCollect(): void {
+    const parts = this.early;
+    this.early = [];
+    let bytes: Uint8Array;
+    if (parts.length === 1) bytes = parts[0];
+    else {
+      bytes = new Uint8Array(this.earlyBytes);
+      let at = 0;
+      for (const part of parts) {
+        bytes.set(part, at);
+        at += part.length;
+      }
+    }
+    this.earlyBytes = 0;
+    this.collector!.resolve(bytes);
+  }
+
   readable(): ReadableStream<Uint8Array> {
     if (this.stream) return this.stream;
+    if (this.collector) {
+      return (this.stream = new ReadableStream({ start: (c) => c.error(new TypeError('the request body was already read')) }));
+    }
     this.stream = new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.controller = controller;
@@ -78,21 +123,25 @@ export class RequestBody {
     } else {
       this.early.push(chunk);
       this.earlyBytes += chunk.length;
-      if (this.earlyBytes >= HIGH_WATER_MARK) this.flow.pause();
+      if (!this.collector && this.earlyBytes >= HIGH_WATER_MARK) this.flow.pause();
     }
   }
 
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    if (!this.discarding) this.controller?.close();
+    if (this.discarding) return;
+    if (this.collector) this.finishCollect();
+    else this.controller?.close();
   }
 
   /** The connection broke or the body was malformed. */
   fail(error: Error): void {
     if (this.ended || this.failure) return;
     this.failure = error;
-    if (this.controller && !this.discarding) this.controller.error(error);
+    if (this.discarding) return;
+    if (this.collector) this.collector.reject(error);
+    else this.controller?.error(error);
   }
 
   /** Nobody will read the rest: drop it, and let the socket flow again. */

@@ -18,6 +18,7 @@ export interface RequestContext {
 }
 
 const NO_BODY_METHODS = new Set(['GET', 'HEAD']);
+const decoder = new TextDecoder();
 
 export class IncomingRequest {
   #head: RequestHead;
@@ -57,7 +58,30 @@ export class IncomingRequest {
   }
 
   get bodyUsed(): boolean {
-    return this.#request ? this.#request.bodyUsed : false;
+    return this.#request ? this.#request.bodyUsed : (this.#context.body?.used ?? false);
+  }
+
+  // The body readers take the bytes straight from the connection unless a real Request exists.
+  arrayBuffer(): Promise<ArrayBuffer> {
+    if (this.#request) return this.#request.arrayBuffer();
+    // A copy unless the bytes fill their buffer: a Node Buffer is often a view into a shared pool.
+    return this.#bytes().then((bytes) => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes)).buffer as ArrayBuffer);
+  }
+
+  text(): Promise<string> {
+    if (this.#request) return this.#request.text();
+    return this.#bytes().then((bytes) => decoder.decode(bytes));
+  }
+
+  json(): Promise<unknown> {
+    if (this.#request) return this.#request.json();
+    return this.text().then((text) => JSON.parse(text) as unknown);
+  }
+
+  #bytes(): Promise<Uint8Array> {
+    const body = this.#context.body;
+    if (!body || NO_BODY_METHODS.has(this.method)) return Promise.resolve(new Uint8Array(0));
+    return body.collect();
   }
 
   /** The real `Request`, made once. */

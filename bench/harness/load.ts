@@ -1,0 +1,165 @@
+// Load runs: a server in its own process, `wrk` in another, each pinned to its own core when
+// `taskset` is there. Besides req/s we record what tells a server's cost from the client's limit:
+// latency percentiles, server CPU time per request and peak RSS (from /proc), the client's CPU
+// share (near 100% means wrk, not the server, was the bottleneck) and a Little's-law check.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface LoadTarget {
+  /** argv of the server; it must print a line "ready" once listening on `port`. */
+  command: string[];
+  port: number;
+}
+
+export interface LoadSpec {
+  path: string;
+  connections: number;
+  durationSec: number;
+  /** Requests per write (HTTP/1.1 pipelining); 1 for none. */
+  pipeline: number;
+  /** A POST body instead of a GET. */
+  postBody?: string;
+}
+
+export interface LoadRun {
+  requestsPerSec: number;
+  latencyMeanMs: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  /** Server CPU (user + system) per request, in µs. */
+  serverCpuUsPerReq: number;
+  /** Share of one core the client used: over 0.9, the run is client-bound. */
+  clientCpuShare: number;
+  /** Mean latency ÷ (connections ÷ req/s): near 1 when the numbers are consistent (Little's law). */
+  littleRatio: number;
+  errors: number;
+}
+
+const TICKS_PER_SEC = 100; // USER_HZ on Linux
+
+export const hasCommand = (name: string): boolean => spawnSync('sh', ['-c', `command -v ${name}`]).status === 0;
+
+/** Pins to one core when taskset exists and there are at least two. */
+function pinned(core: number, argv: string[]): string[] {
+  return hasCommand('taskset') && availableParallelism() >= 2 ? ['taskset', '-c', String(core), ...argv] : argv;
+}
+
+function cpuTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]); // utime, stime
+  } catch {
+    return NaN;
+  }
+}
+
+/** Peak resident set size in bytes. */
+export function peakRss(pid: number): number {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) * 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+function parseDuration(text: string): number {
+  const m = /([\d.]+)(us|ms|s|m)/.exec(text);
+  if (!m) return NaN;
+  const value = Number(m[1]);
+  return m[2] === 'us' ? value / 1000 : m[2] === 'ms' ? value : m[2] === 's' ? value * 1000 : value * 60_000;
+}
+
+function luaScript(spec: LoadSpec): string | null {
+  const lines: string[] = [];
+  if (spec.postBody !== undefined) {
+    lines.push('wrk.method = "POST"', `wrk.body = string.rep("x", ${spec.postBody.length})`, 'wrk.headers["Content-Type"] = "application/octet-stream"');
+  }
+  if (spec.pipeline > 1) {
+    lines.push(
+      'init = function(args)',
+      '  local r = {}',
+      `  for i = 1, ${spec.pipeline} do r[i] = wrk.format(nil, "${spec.path}") end`,
+      '  req = table.concat(r)',
+      'end',
+      'request = function() return req end',
+    );
+  }
+  if (!lines.length) return null;
+  const file = join(mkdtempSync(join(tmpdir(), 'wirespeed-wrk-')), 'script.lua');
+  writeFileSync(file, lines.join('\n') + '\n');
+  return file;
+}
+
+/** A started server process. */
+export class ServerProcess {
+  private constructor(readonly child: ChildProcess) {}
+
+  static async start(target: LoadTarget): Promise<ServerProcess> {
+    const [cmd, ...args] = pinned(0, target.command);
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const lines = createInterface({ input: child.stdout! });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${target.command.join(' ')} did not get ready in 30 s`)), 30_000);
+      child.once('exit', (code) => reject(new Error(`${target.command.join(' ')} exited with ${code}`)));
+      lines.on('line', (line) => {
+        if (line.trim() !== 'ready') return;
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    return new ServerProcess(child);
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+/** One wrk run against a running server. */
+export async function runWrk(server: ServerProcess, port: number, spec: LoadSpec): Promise<LoadRun> {
+  const script = luaScript(spec);
+  const argv = pinned(1, ['wrk', '-t1', `-c${spec.connections}`, `-d${spec.durationSec}s`, '--latency', ...(script ? ['-s', script] : []), `http://127.0.0.1:${port}${spec.path}`]);
+  const cpuBefore = cpuTicks(server.pid);
+  const started = performance.now();
+  const wrk = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
+  let clientTicks = 0;
+  // wrk's CPU time is read while it runs (a finished process has no /proc entry).
+  const poll = setInterval(() => {
+    const ticks = cpuTicks(wrk.pid!);
+    if (Number.isFinite(ticks)) clientTicks = ticks;
+  }, 100);
+  let out = '';
+  wrk.stdout!.on('data', (d: Buffer) => (out += d));
+  const code = await new Promise<number | null>((resolve) => wrk.once('exit', resolve));
+  clearInterval(poll);
+  const wallSec = (performance.now() - started) / 1000;
+  if (code !== 0) throw new Error(`wrk failed (${code}): ${out}`);
+  const cpuSec = (cpuTicks(server.pid) - cpuBefore) / TICKS_PER_SEC;
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+  const requestsPerSec = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
+  const latencyMeanMs = parseDuration(/Latency\s+(\S+)/.exec(out)?.[1] ?? '');
+  const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + [...out.matchAll(/(?:connect|read|write|timeout) (\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+  return {
+    requestsPerSec,
+    latencyMeanMs,
+    latencyP50Ms: parseDuration(/\s50%\s+(\S+)/.exec(out)?.[1] ?? ''),
+    latencyP99Ms: parseDuration(/\s99%\s+(\S+)/.exec(out)?.[1] ?? ''),
+    serverCpuUsPerReq: requests ? (cpuSec * 1e6) / requests : NaN,
+    clientCpuShare: clientTicks / TICKS_PER_SEC / Math.max(wallSec, spec.durationSec),
+    // With pipelining, each connection has `pipeline` requests in flight.
+    littleRatio: latencyMeanMs / (((spec.connections * spec.pipeline) / requestsPerSec) * 1000),
+    errors,
+  };
+}

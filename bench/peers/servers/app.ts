@@ -1,0 +1,46 @@
+// The bench servers' routes, the same for every implementation (`wrk` hits one per case):
+//   GET /hello → 13-byte text, GET /json → a small JSON object, GET /1kb and /10kb → bytes,
+//   POST /echo → the request body back.
+export const HELLO = 'Hello, World!';
+export const JSON_BODY = { message: 'Hello, World!', id: 42, tags: ['a', 'b'] };
+export const KB1 = 'x'.repeat(1024);
+export const KB10 = 'x'.repeat(10 * 1024);
+
+/** The routes as a fetch handler (wirespeed, Deno.serve, hono's node-server). */
+export async function fetchApp(request: Request): Promise<Response> {
+  const url = request.url;
+  const path = url.slice(url.indexOf('/', url.indexOf('//') + 2));
+  switch (path) {
+    case '/hello':
+      return new Response(HELLO, { headers: { 'content-type': 'text/plain' } });
+    case '/json':
+      return Response.json(JSON_BODY);
+    case '/1kb':
+      return new Response(KB1, { headers: { 'content-type': 'text/plain' } });
+    case '/10kb':
+      return new Response(KB10, { headers: { 'content-type': 'text/plain' } });
+    case '/echo':
+      return new Response(await request.arrayBuffer(), { headers: { 'content-type': 'application/octet-stream' } });
+  }
+  return new Response('not found', { status: 404 });
+}
+
+/** Synchronous where the route allows it: a fetch handler may return a Response directly. */
+export function fetchAppSync(request: Request): Response | Promise<Response> {
+  return request.method === 'POST' ? fetchApp(request) : syncRoute(request);
+}
+
+function syncRoute(request: Request): Response {
+  const url = request.url;
+  switch (url.slice(url.indexOf('/', url.indexOf('//') + 2))) {
+    case '/hello':
+      return new Response(HELLO, { headers: { 'content-type': 'text/plain' } });
+    case '/json':
+      return Response.json(JSON_BODY);
+    case '/1kb':
+      return new Response(KB1, { headers: { 'content-type': 'text/plain' } });
+    case '/10kb':
+      return new Response(KB10, { headers: { 'content-type': 'text/plain' } });
+  }
+  return new Response('not found', { status: 404 });
+}

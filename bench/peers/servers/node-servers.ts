@@ -1,0 +1,88 @@
+// Starts one bench server on Node: `node node-servers.js NAME PORT`. Prints "ready" once listening.
+// Every server answers the routes of app.ts (raw-net answers every request with the hello bytes:
+// it is the ceiling of Node's socket layer, not an HTTP server).
+import http from 'node:http';
+import net from 'node:net';
+import { HELLO, JSON_BODY, KB1, KB10, fetchAppSync } from './app.js';
+
+const [name, portText] = process.argv.slice(2);
+const port = Number(portText);
+const host = '127.0.0.1';
+
+const RAW_RESPONSE = Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ${HELLO.length}\r\n\r\n${HELLO}`);
+const GET = Buffer.from('GET ');
+
+function nodeBody(path: string | undefined): [string, string] | null {
+  switch (path) {
+    case '/hello':
+      return ['text/plain', HELLO];
+    case '/json':
+      return ['application/json', JSON.stringify(JSON_BODY)];
+    case '/1kb':
+      return ['text/plain', KB1];
+    case '/10kb':
+      return ['text/plain', KB10];
+  }
+  return null;
+}
+
+async function start(): Promise<void> {
+  switch (name) {
+    case 'wirespeed-node': {
+      const { serve } = await import('../../../src/server/node.js');
+      await serve({ port, hostname: host, fetch: fetchAppSync }).ready;
+      return;
+    }
+    case 'node-http': {
+      const server = http.createServer((req, res) => {
+        if (req.method === 'POST') {
+          const parts: Buffer[] = [];
+          req.on('data', (d: Buffer) => parts.push(d));
+          req.on('end', () => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.concat(parts)));
+          return;
+        }
+        const body = nodeBody(req.url);
+        if (!body) return res.writeHead(404).end('not found');
+        res.writeHead(200, { 'content-type': body[0] }).end(body[1]);
+      });
+      await new Promise<void>((resolve) => server.listen(port, host, resolve));
+      return;
+    }
+    case 'raw-net': {
+      const server = net.createServer((socket) => {
+        socket.setNoDelay(true);
+        socket.on('data', (chunk: Buffer) => {
+          // One fixed response per request start in the chunk (pipelined requests come together).
+          let count = 0;
+          for (let at = chunk.indexOf(GET); at !== -1; at = chunk.indexOf(GET, at + 4)) count++;
+          if (count === 1) socket.write(RAW_RESPONSE);
+          else if (count > 1) socket.write(Buffer.concat(Array(count).fill(RAW_RESPONSE)));
+        });
+        socket.on('error', () => socket.destroy());
+      });
+      await new Promise<void>((resolve) => server.listen(port, host, resolve));
+      return;
+    }
+    case 'hono-node': {
+      const { serve } = await import('@hono/node-server');
+      await new Promise<void>((resolve) => serve({ fetch: fetchAppSync, port, hostname: host }, () => resolve()));
+      return;
+    }
+    case 'fastify': {
+      const { default: Fastify } = await import('fastify');
+      const app = Fastify({ logger: false });
+      app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+      app.post('/echo', (req, reply) => reply.type('application/octet-stream').send(req.body));
+      for (const path of ['/hello', '/json', '/1kb', '/10kb']) {
+        const [type, body] = nodeBody(path)!;
+        app.get(path, (_req, reply) => reply.type(type).send(body));
+      }
+      await app.listen({ port, host });
+      return;
+    }
+  }
+  throw new Error(`unknown server "${name}"`);
+}
+
+await start();
+console.log('ready');

@@ -1,0 +1,121 @@
+// Suite `server`: whole HTTP/1.1 servers under wrk, one at a time, each in its own process pinned
+// apart from the client. Peers: node:http (baseline), a raw `net` server answering fixed bytes (the
+// socket layer's ceiling), hono's node-server, fastify, Deno.serve; wirespeed on Node and on Deno.
+import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { hasCommand, peakRss, runWrk, ServerProcess, type LoadRun, type LoadSpec } from '../harness/load.js';
+import { quantile } from '../harness/stats.js';
+import type { BenchCase, LoadRuns, Suite } from '../harness/types.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const nodeServers = join(here, '../peers/servers/node-servers.js');
+const denoServers = join(here, '../peers/servers/deno-servers.js');
+
+function denoBinary(): string | null {
+  try {
+    const binary = join(dirname(createRequire(import.meta.url).resolve('deno/bin.cjs')), 'deno');
+    return existsSync(binary) ? binary : null;
+  } catch {
+    return null;
+  }
+}
+
+interface Impl {
+  name: string;
+  command(port: number): string[];
+  baseline?: boolean;
+  /** Answers only GET /hello (the raw socket ceiling). */
+  helloOnly?: boolean;
+}
+
+function implementations(): Impl[] {
+  const node = (name: string, extra: Partial<Impl> = {}): Impl => ({ name, command: (port) => [process.execPath, nodeServers, name, String(port)], ...extra });
+  const impls = [node('wirespeed-node'), node('node-http', { baseline: true }), node('raw-net', { helloOnly: true }), node('hono-node'), node('fastify')];
+  const deno = denoBinary();
+  if (deno) {
+    const denoImpl = (name: string): Impl => ({ name, command: (port) => [deno, 'run', '--quiet', '-A', '--no-lock', denoServers, name, String(port)] });
+    impls.push(denoImpl('wirespeed-deno'), denoImpl('deno-serve'));
+  }
+  return impls;
+}
+
+const CONNECTIONS = 50;
+const GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'>; hello?: boolean }[] = [
+  { group: 'hello text', spec: { path: '/hello', connections: CONNECTIONS, pipeline: 1 }, hello: true },
+  { group: 'JSON', spec: { path: '/json', connections: CONNECTIONS, pipeline: 1 } },
+  { group: '1 KB body', spec: { path: '/1kb', connections: CONNECTIONS, pipeline: 1 } },
+  { group: '10 KB body', spec: { path: '/10kb', connections: CONNECTIONS, pipeline: 1 } },
+  { group: 'POST echo 1 KB', spec: { path: '/echo', connections: CONNECTIONS, pipeline: 1, postBody: 'x'.repeat(1024) } },
+  { group: 'hello pipelined x16', spec: { path: '/hello', connections: CONNECTIONS, pipeline: 16 }, hello: true },
+];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+const median = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
+
+async function measure(impl: Impl, spec: Omit<LoadSpec, 'durationSec'>, runs: LoadRuns) {
+  const port = await freePort();
+  const server = await ServerProcess.start({ command: impl.command(port), port });
+  try {
+    await runWrk(server, port, { ...spec, durationSec: 1 }); // warm-up: let the JIT settle
+    const results: LoadRun[] = [];
+    for (let i = 0; i < runs.count; i++) results.push(await runWrk(server, port, { ...spec, durationSec: runs.durationSec }));
+    const metric = (key: keyof LoadRun) => median(results.map((r) => r[key]));
+    return {
+      samples: results.map((r) => 1e9 / r.requestsPerSec),
+      metrics: {
+        requestsPerSec: metric('requestsPerSec'),
+        latencyMeanMs: metric('latencyMeanMs'),
+        latencyP50Ms: metric('latencyP50Ms'),
+        latencyP99Ms: metric('latencyP99Ms'),
+        serverCpuUsPerReq: metric('serverCpuUsPerReq'),
+        clientCpuShare: metric('clientCpuShare'),
+        clientBound: metric('clientCpuShare') > 0.9 ? 1 : 0,
+        littleRatio: metric('littleRatio'),
+        errors: results.reduce((sum, r) => sum + r.errors, 0),
+        peakRssBytes: peakRss(server.pid),
+        connections: spec.connections,
+      },
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+export const serverSuite: Suite = {
+  name: 'server',
+  description: 'HTTP/1.1 servers under wrk (req/s, latency, server CPU per request, peak RSS)',
+  async cases(runtime) {
+    if (runtime !== 'node') return [];
+    if (!hasCommand('wrk')) {
+      process.stderr.write('suite server: wrk is not installed (npm run setup installs it); skipping\n');
+      return [];
+    }
+    const cases: BenchCase[] = [];
+    for (const { group, spec, hello } of GROUPS) {
+      for (const impl of implementations()) {
+        if (impl.helloOnly && !hello) continue;
+        cases.push({
+          suite: 'server',
+          group,
+          impl: impl.name,
+          baseline: impl.baseline,
+          setup: () => () => undefined,
+          load: (runs) => measure(impl, spec, runs),
+        });
+      }
+    }
+    return cases;
+  },
+};

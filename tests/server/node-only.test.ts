@@ -1,0 +1,42 @@
+// What only the Node adapter has (node:cluster), and a bounded wrk run against it.
+import { execFile, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { Agent, fetch } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { serve } from '../../src/server/node.js';
+
+describe('node: cluster workers', () => {
+  it('serves from several processes on one port, and close() stops them all', async () => {
+    const script = new URL('./cluster-server.mjs', import.meta.url).pathname;
+    const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    const url = (await lines.next()).value as string;
+    const pids = new Set<string>();
+    // A new connection per request: the primary hands connections to workers in turn.
+    for (let i = 0; i < 20 && pids.size < 2; i++) {
+      const agent = new Agent({ pipelining: 0 });
+      pids.add(await (await fetch(url, { dispatcher: agent })).text());
+      await agent.close();
+    }
+    expect(pids.size).toBe(2);
+    expect(pids.has(String(child.pid))).toBe(false);
+    child.stdin!.write('close\n');
+    expect((await lines.next()).value).toBe('closed');
+    await expect(fetch(url)).rejects.toThrow();
+    child.kill();
+  });
+});
+
+describe('node: under load', () => {
+  it('a short wrk run gets only 2xx answers and no socket errors', async () => {
+    const server = serve({ fetch: () => new Response('Hello World!') });
+    await server.ready;
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile('wrk', ['-t1', '-c20', '-d2s', '--latency', `${server.url}/`], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+    );
+    await server.close();
+    const requests = Number(/(\d+) requests in/.exec(out)?.[1]);
+    expect(requests).toBeGreaterThan(1000);
+    expect(out).not.toMatch(/Non-2xx|Socket errors/);
+  });
+});
