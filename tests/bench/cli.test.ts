@@ -37,6 +37,23 @@ describe('wirespeed bench', () => {
     expect(result.cases.filter((c) => c.baseline)).toHaveLength(1);
   });
 
+  it('runs a server load case: wrk against a server process, with its metrics', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'wirespeed-bench-')), 'server.json');
+    execFileSync(process.execPath, [cli, 'bench', '--suite', 'server', '--quick', '--filter', 'hello pipelined x16 / wirespeed-', '--out', out], { stdio: 'ignore' });
+    const result = JSON.parse(readFileSync(out, 'utf8')) as ResultFile;
+    expect(result.cases.map((c) => c.impl).sort()).toEqual(['wirespeed-deno', 'wirespeed-node']);
+    for (const c of result.cases) {
+      const m = c.metrics!;
+      expect(m.requestsPerSec).toBeGreaterThan(1000);
+      expect(c.samples[0]).toBeCloseTo(1e9 / m.requestsPerSec, 0);
+      expect(m.errors).toBe(0);
+      expect(m.serverCpuUsPerReq).toBeGreaterThan(0);
+      expect(m.peakRssBytes).toBeGreaterThan(10 * 1024 * 1024);
+      expect(m.clientCpuShare).toBeGreaterThan(0);
+      expect(m.latencyP99Ms).toBeGreaterThanOrEqual(m.latencyP50Ms);
+    }
+  });
+
   it('refuses an unknown suite and an unknown command with a clear message', () => {
     const run = (args: string[]) => {
       try {

@@ -40,3 +40,39 @@ describe('node: under load', () => {
     expect(out).not.toMatch(/Non-2xx|Socket errors/);
   });
 });
+
+describe('node: routes', () => {
+  it('dispatches routes with params, answers 404 and 405 with Allow, and falls back to fetch', async () => {
+    const routes = {
+      'GET /users/:id': (_req: Request, info: { params: Readonly<Record<string, string>> }) => Response.json(info.params),
+      'POST /users': () => new Response('created', { status: 201 }),
+      '/any': (req: Request) => new Response(req.method),
+    };
+    const server = serve({ routes });
+    await server.ready;
+    const withFallback = serve({ routes, fetch: () => new Response('fallback', { status: 418 }) });
+    await withFallback.ready;
+    try {
+      expect(await (await fetch(`${server.url}/users/a%20b?x=1`)).json()).toEqual({ id: 'a b' });
+      expect((await fetch(`${server.url}/users`, { method: 'POST' })).status).toBe(201);
+      expect(await (await fetch(`${server.url}/any`, { method: 'DELETE' })).text()).toBe('DELETE');
+      expect((await fetch(`${server.url}/nope`)).status).toBe(404);
+      const wrong = await fetch(`${server.url}/users/1`, { method: 'DELETE' });
+      expect(wrong.status).toBe(405);
+      expect(wrong.headers.get('allow')).toBe('GET, HEAD');
+      const head = await fetch(`${server.url}/users/7`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect((await fetch(`${withFallback.url}/nope`)).status).toBe(418);
+    } finally {
+      await server.close();
+      await withFallback.close();
+    }
+  });
+
+  it('refuses bad options at serve() time', () => {
+    expect(() => serve({})).toThrow(TypeError);
+    expect(() => serve({ fetch: () => new Response(), headersTimeout: -1 })).toThrow(RangeError);
+    expect(() => serve({ fetch: () => new Response(), maxHeaders: 5000 })).toThrow(RangeError);
+    expect(() => serve({ fetch: () => new Response(), workers: 0 })).toThrow(RangeError);
+  });
+});
