@@ -39,7 +39,7 @@ describe('wirespeed bench', () => {
 
   it('runs a server load case: wrk against a server process, with its metrics', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'wirespeed-bench-')), 'server.json');
-    execFileSync(process.execPath, [cli, 'bench', '--suite', 'server', '--quick', '--filter', 'hello pipelined x16 / wirespeed-', '--out', out], { stdio: 'ignore' });
+    execFileSync(process.execPath, [cli, 'bench', '--suite', 'server', '--quick', '--filter', 'hello text / wirespeed-', '--out', out], { stdio: 'ignore' });
     const result = JSON.parse(readFileSync(out, 'utf8')) as ResultFile;
     expect(result.cases.map((c) => c.impl).sort()).toEqual(['wirespeed-deno', 'wirespeed-node']);
     for (const c of result.cases) {
