@@ -1,7 +1,7 @@
 // wirespeed/deno: the same server core on `Deno.listen` / `Deno.listenTls`. Deno's connections
 // read and write through promises, so this adapter keeps a write queue (with a high-water mark,
 // like a Node socket) and a read loop that stops while the core asks for a pause.
-import { serverUrl, type Server, type ServeOptions } from './options.js';
+import { ServerBase, type Server, type ServeOptions } from './options.js';
 import { ServerCore } from './server-core.js';
 import type { Transport, TransportEvents } from './transport.js';
 
@@ -170,18 +170,16 @@ class ConnTransport implements Transport {
   }
 }
 
-class DenoServer implements Server {
+class DenoServer extends ServerBase {
   readonly ready: Promise<void>;
   private readonly core: ServerCore;
   private listener: DenoListener | null = null;
-  private closing: Promise<void> | null = null;
 
-  constructor(private readonly options: ServeOptions) {
+  constructor(options: ServeOptions) {
+    super(options);
     this.core = new ServerCore(options);
     this.ready = Promise.resolve().then(() => this.listen());
-    const signal = options.signal;
-    if (signal?.aborted) void this.close();
-    else signal?.addEventListener('abort', () => void this.close(), { once: true });
+    this.closeOnAbort();
   }
 
   private listen(): void {
@@ -206,22 +204,13 @@ class DenoServer implements Server {
     }
   }
 
-  get port(): number {
-    return this.listener?.addr.port ?? this.options.port ?? 0;
-  }
-  get hostname(): string {
-    return this.options.hostname ?? '127.0.0.1';
-  }
-  get url(): string {
-    return serverUrl(this.options.tls !== undefined, this.hostname, this.port);
+  protected boundPort(): number {
+    return this.listener?.addr.port ?? 0;
   }
 
-  close(): Promise<void> {
-    return (this.closing ??= (async () => {
-      await this.ready.catch(() => undefined);
-      this.listener?.close();
-      await this.core.shutdown();
-    })());
+  protected async stop(): Promise<void> {
+    this.listener?.close();
+    await this.core.shutdown();
   }
 }
 

@@ -3,7 +3,7 @@
 import cluster from 'node:cluster';
 import net from 'node:net';
 import tls from 'node:tls';
-import { serverUrl, type Server, type ServeOptions } from './options.js';
+import { ServerBase, type Server, type ServeOptions } from './options.js';
 import { ServerCore } from './server-core.js';
 import type { Transport, TransportEvents } from './transport.js';
 
@@ -77,13 +77,13 @@ function attach(core: ServerCore, socket: net.Socket, encrypted: boolean): void 
   socket.on('close', () => connection.onClose());
 }
 
-class NodeServer implements Server {
+class NodeServer extends ServerBase {
   readonly ready: Promise<void>;
   private readonly core: ServerCore;
   private readonly listener: net.Server;
-  private closing: Promise<void> | null = null;
 
-  constructor(private readonly options: NodeServeOptions) {
+  constructor(options: NodeServeOptions) {
+    super(options);
     this.core = new ServerCore(options);
     const core = this.core;
     const encrypted = options.tls !== undefined;
@@ -97,50 +97,42 @@ class NodeServer implements Server {
         resolve();
       });
     });
-    watchSignal(options.signal, () => this.close());
+    this.closeOnAbort();
   }
 
-  get port(): number {
+  protected boundPort(): number {
     const address = this.listener.address();
-    return typeof address === 'object' && address ? address.port : (this.options.port ?? 0);
-  }
-  get hostname(): string {
-    return this.options.hostname ?? '127.0.0.1';
-  }
-  get url(): string {
-    return serverUrl(this.options.tls !== undefined, this.hostname, this.port);
+    return typeof address === 'object' && address ? address.port : 0;
   }
 
-  close(): Promise<void> {
-    return (this.closing ??= (async () => {
-      await this.ready.catch(() => undefined);
-      const stopped = new Promise<void>((resolve) => this.listener.close(() => resolve()));
-      await this.core.shutdown();
-      await stopped;
-    })());
+  protected async stop(): Promise<void> {
+    const stopped = new Promise<void>((resolve) => this.listener.close(() => resolve()));
+    await this.core.shutdown();
+    await stopped;
   }
 }
 
 /** The cluster primary: forks the workers, re-forks the ones that die, closes them all on close(). */
-class ClusterServer implements Server {
+class ClusterServer extends ServerBase {
   readonly ready: Promise<void>;
   private listeningPort = 0;
-  private closing: Promise<void> | null = null;
+  private stopping = false;
 
-  constructor(private readonly options: NodeServeOptions) {
+  constructor(options: NodeServeOptions) {
+    super(options);
     const count = options.workers!;
     const listening: Promise<number>[] = [];
     for (let i = 0; i < count; i++) listening.push(this.fork());
     this.ready = Promise.all(listening).then((ports) => {
       this.listeningPort = ports[0];
     });
-    watchSignal(options.signal, () => this.close());
+    this.closeOnAbort();
   }
 
   private fork(): Promise<number> {
     const worker = cluster.fork();
     worker.on('exit', () => {
-      if (!this.closing) void this.fork();
+      if (!this.stopping) void this.fork();
     });
     return new Promise((resolve, reject) => {
       worker.once('listening', (address) => resolve(address.port));
@@ -148,34 +140,20 @@ class ClusterServer implements Server {
     });
   }
 
-  get port(): number {
-    return this.listeningPort || (this.options.port ?? 0);
-  }
-  get hostname(): string {
-    return this.options.hostname ?? '127.0.0.1';
-  }
-  get url(): string {
-    return serverUrl(this.options.tls !== undefined, this.hostname, this.port);
+  protected boundPort(): number {
+    return this.listeningPort;
   }
 
-  close(): Promise<void> {
-    return (this.closing ??= (async () => {
-      await this.ready.catch(() => undefined);
-      const exits = Object.values(cluster.workers ?? {}).map((worker) => {
+  protected async stop(): Promise<void> {
+    this.stopping = true;
+    const exits = Object.values(cluster.workers ?? {}).map((worker) => {
         if (!worker || worker.isDead()) return Promise.resolve();
         const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-        worker.send(CLOSE_MESSAGE);
-        return exited;
-      });
-      await Promise.all(exits);
-    })());
+      worker.send(CLOSE_MESSAGE);
+      return exited;
+    });
+    await Promise.all(exits);
   }
-}
-
-function watchSignal(signal: AbortSignal | undefined, close: () => Promise<void>): void {
-  if (!signal) return;
-  if (signal.aborted) void close();
-  else signal.addEventListener('abort', () => void close(), { once: true });
 }
 
 /** Serves `options.fetch` (and `options.routes`) over HTTP/1.1 on Node. */

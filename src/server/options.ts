@@ -116,8 +116,38 @@ export interface Server {
   close(): Promise<void>;
 }
 
-/** `http://127.0.0.1:8080`, with brackets for IPv6. */
-export function serverUrl(encrypted: boolean, hostname: string, port: number): string {
-  const host = hostname.includes(':') ? `[${hostname}]` : hostname;
-  return `${encrypted ? 'https' : 'http'}://${host}:${port}`;
+/** What the adapters' servers share: where they listen, and a `close()` that runs once, after `ready`. */
+export abstract class ServerBase implements Server {
+  abstract readonly ready: Promise<void>;
+  private closing: Promise<void> | null = null;
+
+  constructor(protected readonly options: ServeOptions) {}
+
+  /** The port bound, or 0 before listening. */
+  protected abstract boundPort(): number;
+  /** Stops listening and lets connections finish. */
+  protected abstract stop(): Promise<void>;
+
+  get port(): number {
+    return this.boundPort() || (this.options.port ?? 0);
+  }
+  get hostname(): string {
+    return this.options.hostname ?? '127.0.0.1';
+  }
+  /** `http://127.0.0.1:8080`, with brackets for IPv6. */
+  get url(): string {
+    const host = this.hostname.includes(':') ? `[${this.hostname}]` : this.hostname;
+    return `${this.options.tls ? 'https' : 'http'}://${host}:${this.port}`;
+  }
+
+  close(): Promise<void> {
+    return (this.closing ??= this.ready.catch(() => undefined).then(() => this.stop()));
+  }
+
+  /** Call at the end of the constructor (once `ready` is set): `options.signal` closes the server. */
+  protected closeOnAbort(): void {
+    const signal = this.options.signal;
+    if (signal?.aborted) void this.close();
+    else signal?.addEventListener('abort', () => void this.close(), { once: true });
+  }
 }

@@ -8,22 +8,13 @@ export const KB10 = 'x'.repeat(10 * 1024);
 
 /** The routes as a fetch handler (wirespeed, Deno.serve, hono's node-server). */
 export async function fetchApp(request: Request): Promise<Response> {
-  const url = request.url;
-  const path = url.slice(url.indexOf('/', url.indexOf('//') + 2));
-  switch (path) {
-    case '/hello':
-      return new Response(HELLO, { headers: { 'content-type': 'text/plain' } });
-    case '/json':
-      return Response.json(JSON_BODY);
-    case '/1kb':
-      return new Response(KB1, { headers: { 'content-type': 'text/plain' } });
-    case '/10kb':
-      return new Response(KB10, { headers: { 'content-type': 'text/plain' } });
-    case '/echo':
-      return new Response(await request.arrayBuffer(), { headers: { 'content-type': 'application/octet-stream' } });
+  if (request.method === 'POST' && pathOf(request.url) === '/echo') {
+    return new Response(await request.arrayBuffer(), { headers: { 'content-type': 'application/octet-stream' } });
   }
-  return new Response('not found', { status: 404 });
+  return syncRoute(request);
 }
+
+const pathOf = (url: string) => url.slice(url.indexOf('/', url.indexOf('//') + 2));
 
 /** Synchronous where the route allows it: a fetch handler may return a Response directly. */
 export function fetchAppSync(request: Request): Response | Promise<Response> {
@@ -31,8 +22,7 @@ export function fetchAppSync(request: Request): Response | Promise<Response> {
 }
 
 function syncRoute(request: Request): Response {
-  const url = request.url;
-  switch (url.slice(url.indexOf('/', url.indexOf('//') + 2))) {
+  switch (pathOf(request.url)) {
     case '/hello':
       return new Response(HELLO, { headers: { 'content-type': 'text/plain' } });
     case '/json':
