@@ -324,12 +324,10 @@ export class Connection implements TransportEvents, MessageHandler<RequestHead>,
     // A client waiting for 100 Continue never sent its body: the connection cannot be reused.
     if (!exchange.requestComplete && exchange.body?.awaitingContinue) exchange.keepAlive = false;
     let pending: Promise<void> | undefined;
+    const options = { headRequest: exchange.head.method === 'HEAD', keepAlive: exchange.keepAlive, chunkedAllowed: exchange.head.versionMinor === 1 };
     try {
-      pending = writeResponse(this, response, {
-        headRequest: exchange.head.method === 'HEAD',
-        keepAlive: exchange.keepAlive,
-        chunkedAllowed: exchange.head.versionMinor === 1,
-      });
+      pending = writeResponse(this, response, options);
+      exchange.keepAlive = options.keepAlive;
     } catch (error) {
       // The head was refused before a byte went out (e.g. a header with CR LF in it).
       exchange.responseStarted = false;

@@ -15,6 +15,7 @@ export interface WriteTarget {
 export interface WriteOptions {
   /** Answering HEAD: the head says what GET would send, and no body follows. */
   headRequest: boolean;
+  /** In: the client lets the connection live on. Out: false when the framing chosen needs the close. */
   keepAlive: boolean;
   /** An HTTP/1.0 client cannot take chunked framing: a body of unknown length ends at close. */
   chunkedAllowed: boolean;
@@ -68,16 +69,14 @@ export function writeResponse(target: WriteTarget, response: Response, options: 
       writeBytes(transport, response, source.bytes, options);
       return undefined;
     case 'stream': {
-      if (options.headRequest) {
-        const framing = source.length >= 0 ? source.length : 'none';
-        transport.write(writeResponseHead(headInit(response, framing, options.keepAlive)));
-        void source.stream.cancel().catch(() => undefined);
-        return undefined;
-      }
+      // HEAD gets the framing GET would get (RFC 9110 §9.3.2): a head with neither length nor
+      // chunking leaves a client that does not track the method waiting for the close.
       const framing = source.length >= 0 ? source.length : options.chunkedAllowed ? 'chunked' : 'close';
-      const keepAlive = options.keepAlive && framing !== 'close';
-      transport.write(writeResponseHead(headInit(response, framing, keepAlive)));
-      return pipeBody(target, source.stream, framing);
+      if (framing === 'close') options.keepAlive = false;
+      transport.write(writeResponseHead(headInit(response, framing, options.keepAlive)));
+      if (!options.headRequest) return pipeBody(target, source.stream, framing);
+      void source.stream.cancel().catch(() => undefined);
+      return undefined;
     }
   }
 }
