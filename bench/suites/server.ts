@@ -33,11 +33,11 @@ interface Impl {
 
 function implementations(): Impl[] {
   const node = (name: string, extra: Partial<Impl> = {}): Impl => ({ name, command: (port) => [process.execPath, nodeServers, name, String(port)], ...extra });
-  const impls = [node('wirespeed-node'), node('node-http', { baseline: true }), node('raw-net', { helloOnly: true }), node('hono-node'), node('fastify')];
+  const impls = [node('wirespeed-node'), node('wirespeed-node-light'), node('node-http', { baseline: true }), node('raw-net', { helloOnly: true }), node('hono-node'), node('fastify')];
   const deno = denoBinary();
   if (deno) {
     const denoImpl = (name: string): Impl => ({ name, command: (port) => [deno, 'run', '--quiet', '-A', '--no-lock', denoServers, name, String(port)] });
-    impls.push(denoImpl('wirespeed-deno'), denoImpl('deno-serve'));
+    impls.push(denoImpl('wirespeed-deno'), denoImpl('wirespeed-deno-light'), denoImpl('deno-serve'));
   }
   return impls;
 }

@@ -6,6 +6,7 @@ import { ServerCore } from './server-core.js';
 import type { Transport, TransportEvents } from './transport.js';
 
 export type { ConnectionInfo, FetchHandler, RouteHandler, ServeOptions, Server } from './options.js';
+export { LightResponse } from './light-response.js';
 
 // The slice of the Deno namespace this adapter uses (the project compiles with Node's types).
 interface DenoAddr {

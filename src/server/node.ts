@@ -8,6 +8,7 @@ import { ServerCore } from './server-core.js';
 import type { Transport, TransportEvents } from './transport.js';
 
 export type { ConnectionInfo, FetchHandler, RouteHandler, ServeOptions, Server } from './options.js';
+export { LightResponse } from './light-response.js';
 
 export interface NodeServeOptions extends ServeOptions {
   /**
@@ -21,6 +22,8 @@ export interface NodeServeOptions extends ServeOptions {
 /** After our side ended, how long to keep reading (so unread input does not reset the response). */
 const LINGER_MS = 2_000;
 const CLOSE_MESSAGE = 'wirespeed:close';
+/** The most text held back while corked. */
+const TEXT_BATCH_BYTES = 16 * 1024;
 
 class SocketTransport implements Transport {
   readonly remoteAddress: string;
@@ -34,16 +37,39 @@ class SocketTransport implements Transport {
     this.remotePort = socket.remotePort ?? 0;
   }
 
+  // While corked, text is joined into one string: one write instead of a writev of many small
+  // chunks (pipelined responses of one read go out together; writev cost a quarter of the CPU).
+  private corks = 0;
+  private pendingText = '';
+
   write(data: Uint8Array | string): boolean {
     const socket = this.socket;
     if (socket.writableEnded || socket.destroyed) return false;
-    return typeof data === 'string' ? socket.write(data, 'latin1') : socket.write(data);
+    if (typeof data === 'string') {
+      if (this.corks > 0) {
+        this.pendingText += data;
+        // Past a socket buffer's worth the socket takes it now, so backpressure still shows.
+        if (this.pendingText.length > TEXT_BATCH_BYTES) this.flushText();
+        return !socket.writableNeedDrain;
+      }
+      return socket.write(data, 'latin1');
+    }
+    this.flushText();
+    return socket.write(data);
   }
   cork(): void {
-    this.socket.cork();
+    if (this.corks++ === 0) this.socket.cork();
   }
   uncork(): void {
+    if (this.corks === 0 || --this.corks > 0) return;
+    this.flushText();
     this.socket.uncork();
+  }
+  private flushText(): void {
+    if (this.pendingText === '') return;
+    const text = this.pendingText;
+    this.pendingText = '';
+    if (!this.socket.destroyed) this.socket.write(text, 'latin1');
   }
   pause(): void {
     this.socket.pause();
@@ -57,6 +83,7 @@ class SocketTransport implements Transport {
   end(): void {
     const socket = this.socket;
     if (socket.writableEnded) return;
+    this.flushText();
     socket.end();
     socket.resume();
     setTimeout(() => socket.destroy(), LINGER_MS).unref();

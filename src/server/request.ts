@@ -3,6 +3,7 @@
 // and a header or two. So this object answers those from the parsed head and makes the real
 // `Request` only when something else is asked of it. It passes `instanceof Request`.
 import type { RequestHead } from '../http1/head.js';
+import { delegateToNative } from './native-delegate.js';
 import type { RequestBody } from './request-body.js';
 
 /** What the connection gives a request besides its head. */
@@ -98,31 +99,8 @@ export class IncomingRequest {
   }
 }
 
-// Everything else a Request has (text(), json(), clone(), cache, ...) goes to the real one.
-const own = new Set(Object.getOwnPropertyNames(IncomingRequest.prototype));
-for (const name of Object.getOwnPropertyNames(Request.prototype)) {
-  if (own.has(name)) continue;
-  const descriptor = Object.getOwnPropertyDescriptor(Request.prototype, name)!;
-  if (typeof descriptor.value === 'function') {
-    Object.defineProperty(IncomingRequest.prototype, name, {
-      configurable: true,
-      writable: true,
-      value(this: IncomingRequest, ...args: unknown[]) {
-        const request = this.toRequest() as unknown as Record<string, (...a: unknown[]) => unknown>;
-        return request[name](...args);
-      },
-    });
-  } else if (descriptor.get) {
-    Object.defineProperty(IncomingRequest.prototype, name, {
-      configurable: true,
-      get(this: IncomingRequest) {
-        return (this.toRequest() as unknown as Record<string, unknown>)[name];
-      },
-    });
-  }
-}
-Object.defineProperty(IncomingRequest.prototype, Symbol.toStringTag, { value: 'Request', configurable: true });
-Object.setPrototypeOf(IncomingRequest.prototype, Request.prototype);
+// Everything else a Request has (clone(), formData(), cache, ...) goes to the real one.
+delegateToNative(IncomingRequest.prototype, Request.prototype, (self) => (self as IncomingRequest).toRequest(), 'Request');
 
 /** The handler's view of an IncomingRequest. */
 export function asRequest(request: IncomingRequest): Request {

@@ -1,7 +1,7 @@
 // Writes a web `Response` as HTTP/1.1 bytes. String and byte bodies go out with the head in one
 // write and no promise; streams are copied chunk by chunk, waiting for the socket to drain.
 import { CHUNK_END, LAST_CHUNK, chunkHeader, writeResponseHead, type ResponseHeadInit } from '../http1/writer.js';
-import { bodySource, type BodySource } from './response-source.js';
+import { responseParts, type ResponseParts } from './response-source.js';
 import type { Transport } from './transport.js';
 
 /** The connection as the writer sees it. */
@@ -33,8 +33,8 @@ function bodyless(status: number): boolean {
   return status === 204 || status === 304 || status < 200;
 }
 
-function headInit(response: Response, body: ResponseHeadInit['body'], keepAlive: boolean): ResponseHeadInit {
-  return { status: response.status, reason: response.statusText || undefined, headers: response.headers, body, keepAlive };
+function headInit(parts: ResponseParts, body: ResponseHeadInit['body'], keepAlive: boolean): ResponseHeadInit {
+  return { status: parts.status, reason: parts.reason, headers: parts.headers, body, keepAlive };
 }
 
 /**
@@ -43,37 +43,37 @@ function headInit(response: Response, body: ResponseHeadInit['body'], keepAlive:
  * broken stream (after the head is out).
  */
 export function writeResponse(target: WriteTarget, response: Response, options: WriteOptions): Promise<void> | undefined {
-  const status = response.status;
-  const source: BodySource = bodySource(response);
+  const parts = responseParts(response);
+  const source = parts.source;
   const transport = target.transport;
-  if (bodyless(status)) {
-    transport.write(writeResponseHead(headInit(response, 'none', options.keepAlive)));
+  if (bodyless(parts.status)) {
+    transport.write(writeResponseHead(headInit(parts, 'none', options.keepAlive)));
     if (source.kind === 'stream') void source.stream.cancel().catch(() => undefined);
     return undefined;
   }
   switch (source.kind) {
     case 'none':
-      transport.write(writeResponseHead(headInit(response, 0, options.keepAlive)));
+      transport.write(writeResponseHead(headInit(parts, 0, options.keepAlive)));
       return undefined;
     case 'text': {
       const text = source.text;
       if (!NON_ASCII.test(text)) {
-        const head = writeResponseHead(headInit(response, text.length, options.keepAlive));
+        const head = writeResponseHead(headInit(parts, text.length, options.keepAlive));
         transport.write(options.headRequest ? head : head + text);
       } else {
-        writeBytes(transport, response, encoder.encode(text), options);
+        writeBytes(transport, parts, encoder.encode(text), options);
       }
       return undefined;
     }
     case 'bytes':
-      writeBytes(transport, response, source.bytes, options);
+      writeBytes(transport, parts, source.bytes, options);
       return undefined;
     case 'stream': {
       // HEAD gets the framing GET would get (RFC 9110 §9.3.2): a head with neither length nor
       // chunking leaves a client that does not track the method waiting for the close.
       const framing = source.length >= 0 ? source.length : options.chunkedAllowed ? 'chunked' : 'close';
       if (framing === 'close') options.keepAlive = false;
-      transport.write(writeResponseHead(headInit(response, framing, options.keepAlive)));
+      transport.write(writeResponseHead(headInit(parts, framing, options.keepAlive)));
       if (!options.headRequest) return pipeBody(target, source.stream, framing);
       void source.stream.cancel().catch(() => undefined);
       return undefined;
@@ -81,9 +81,9 @@ export function writeResponse(target: WriteTarget, response: Response, options: 
   }
 }
 
-function writeBytes(transport: Transport, response: Response, bytes: Uint8Array, options: WriteOptions): void {
+function writeBytes(transport: Transport, parts: ResponseParts, bytes: Uint8Array, options: WriteOptions): void {
   transport.cork();
-  transport.write(writeResponseHead(headInit(response, bytes.length, options.keepAlive)));
+  transport.write(writeResponseHead(headInit(parts, bytes.length, options.keepAlive)));
   if (!options.headRequest && bytes.length) transport.write(bytes);
   transport.uncork();
 }

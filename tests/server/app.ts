@@ -2,6 +2,7 @@
 // (handler calls, errors, aborted requests) is reported over HTTP at /stats, so the same tests
 // work whether the server runs in the test process or in a Deno child process.
 import { Hono } from 'hono';
+import { LightResponse } from '../../src/server/light-response.js';
 import type { ServeOptions } from '../../src/server/options.js';
 import { wasmCore } from '../../src/wasm/module.js';
 
@@ -62,6 +63,18 @@ async function handle(request: Request, info: { remoteAddress: string }): Promis
         }),
         { headers: { 'content-type': 'text/plain' } },
       );
+    }
+    case '/light':
+      return new LightResponse('light ✓', { status: 201, headers: { 'x-light': 'yes' } });
+    case '/light-bytes':
+      return new LightResponse(new Uint8Array([1, 2, 3]), { headers: [['x-light', 'bytes']] });
+    case '/light-json':
+      return LightResponse.json({ light: true });
+    case '/light-changed': {
+      // Headers changed after construction: the real Response is made and written instead.
+      const response = new LightResponse('changed');
+      response.headers.set('x-changed', 'yes');
+      return response;
     }
     case '/bytes':
       return new Response(new Uint8Array([0, 1, 2, 250, 255]));

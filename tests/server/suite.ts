@@ -89,6 +89,20 @@ export function serverSuite(name: string, launch: Launcher): void {
       expect(empty.headers.get('x-null')).toBe('yes');
     });
 
+    it('writes a LightResponse as the Response it stands for', async () => {
+      const light = await fetch(`${server.url}/light`);
+      expect([light.status, light.headers.get('x-light'), light.headers.get('content-type')]).toEqual([201, 'yes', 'text/plain;charset=UTF-8']);
+      expect(await light.text()).toBe('light ✓');
+      const bytes = await fetch(`${server.url}/light-bytes`);
+      expect([bytes.headers.get('x-light'), bytes.headers.get('content-length'), bytes.headers.get('content-type')]).toEqual(['bytes', '3', null]);
+      expect([...new Uint8Array(await bytes.arrayBuffer())]).toEqual([1, 2, 3]);
+      const json = await fetch(`${server.url}/light-json`);
+      expect(json.headers.get('content-type')).toBe('application/json');
+      expect(await json.json()).toEqual({ light: true });
+      const changed = await fetch(`${server.url}/light-changed`);
+      expect([changed.headers.get('x-changed'), await changed.text()]).toEqual(['yes', 'changed']);
+    });
+
     it('frames a stream of unknown length as chunked, and 204/304 without a body', async () => {
       const { text } = await raw(server.port, [get(server.port, '/stream?parts=2')], { responses: 1, wait: 3000 });
       const deadline = Date.now() + 3000;

@@ -16,6 +16,12 @@ switch (name) {
     await serve({ port, hostname, fetch: fetchAppSync }).ready;
     break;
   }
+  case 'wirespeed-deno-light': {
+    const { serve, LightResponse } = await import('../../../src/server/deno.js');
+    globalThis.Response = LightResponse;
+    await serve({ port, hostname, fetch: fetchAppSync }).ready;
+    break;
+  }
   case 'deno-serve':
     await new Promise<void>((resolve) => Deno.serve({ port, hostname, onListen: resolve }, fetchAppSync));
     break;

@@ -33,6 +33,13 @@ async function start(): Promise<void> {
       await serve({ port, hostname: host, fetch: fetchAppSync }).ready;
       return;
     }
+    case 'wirespeed-node-light': {
+      // The same app with LightResponse installed as the global Response (as hono-node does with its own).
+      const { serve, LightResponse } = await import('../../../src/server/node.js');
+      globalThis.Response = LightResponse;
+      await serve({ port, hostname: host, fetch: fetchAppSync }).ready;
+      return;
+    }
     case 'node-http': {
       const server = http.createServer((req, res) => {
         if (req.method === 'POST') {
