@@ -4,14 +4,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { SingleBar, Presets } from 'cli-progress';
 import { DEFAULT_OPTIONS, QUICK_OPTIONS, runCase, type RunOptions } from './harness/runner.js';
 import { detectRuntime, serverFingerprint } from './harness/fingerprint.js';
+import { checkResultFile } from './harness/schema.js';
 import { RESULT_SCHEMA, type BenchCase, type CaseResult, type ResultFile } from './harness/types.js';
 import { SUITES } from './suites/index.js';
 import { startDashboard } from './dashboard/server.js';
 import { compareRuns, toMarkdown, toText } from './harness/compare.js';
 
-const USAGE = `usage: wirespeed bench [--suite parser[,...]] [--out FILE] [--quick] [--isolate] [--filter TEXT]
+const USAGE = `usage: wirespeed bench [--suite parser[,...]] [--out FILE] [--quick] [--isolate] [--filter TEXT] [--push URL]
        wirespeed compare A.json B.json [...] [--baseline N] [--format text|markdown|json] [--noise 0.05]
        wirespeed dashboard [--port N] [--host H] [--results DIR[,DIR...]]
 
@@ -20,6 +22,7 @@ const USAGE = `usage: wirespeed bench [--suite parser[,...]] [--out FILE] [--qui
   --quick    a smoke run in seconds instead of a real run in minutes
   --isolate  run each case in a fresh process (JIT state of one case cannot skew another)
   --filter   only cases whose "group / impl" contains TEXT
+  --push     also send the result file to the dashboard at URL (http://host:port), for comparing machines
 
   compare    per case: median [95% CI] in each run, ratio to the baseline run (default the first),
              Mann-Whitney U at alpha 0.05 ("~" when not significant or within the noise band),
@@ -37,8 +40,7 @@ function compare(argv: string[]): void {
     },
   });
   const runs = positionals.map((path) => {
-    const file = JSON.parse(readFileSync(path, 'utf8')) as ResultFile;
-    if (file.schema !== RESULT_SCHEMA) throw new Error(`${path} is not a ${RESULT_SCHEMA} result file`);
+    const file = checkResultFile(JSON.parse(readFileSync(path, 'utf8')));
     return { label: path.split('/').pop()!, file };
   });
   const comparison = compareRuns(runs, { baseline: Number(values.baseline), noise: Number(values.noise) });
@@ -57,9 +59,7 @@ async function dashboard(argv: string[]): Promise<void> {
   const staticDir = new URL('../dashboard/', import.meta.url).pathname;
   const resultsDirs = values.results.split(',');
   const server = await startDashboard({ port: Number(values.port), hostname: values.host, staticDir, resultsDirs });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : values.port;
-  console.log(`wirespeed dashboard on http://${values.host}:${port}/ (results from ${resultsDirs.map((d) => resolve(d)).join(', ')})`);
+  console.log(`wirespeed dashboard on ${server.url}/ (results from ${resultsDirs.map((d) => resolve(d)).join(', ')}; uploads go to the first)`);
 }
 
 async function selectCases(suites: string[], filter: string | undefined): Promise<BenchCase[]> {
@@ -83,6 +83,25 @@ function runIsolated(args: string[], index: number): CaseResult {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return JSON.parse(out) as CaseResult;
+}
+
+/** A progress bar with an ETA on a terminal; one line per case in a log. */
+function startProgress(total: number) {
+  if (!process.stderr.isTTY) {
+    let index = 0;
+    return { next: (name: string) => process.stderr.write(`[${++index}/${total}] ${name}\n`), done: () => undefined };
+  }
+  const bar = new SingleBar({ format: '{bar} {value}/{total} cases | ETA {eta_formatted} | {name}', stream: process.stderr, etaBuffer: 8 }, Presets.shades_classic);
+  bar.start(total, 0, { name: '' });
+  let started = false;
+  return {
+    next(name: string) {
+      if (started) bar.increment(1, { name });
+      else bar.update(0, { name });
+      started = true;
+    },
+    done: () => (bar.update(total, { name: 'done' }), bar.stop()),
+  };
 }
 
 function printSummary(results: CaseResult[]): void {
@@ -109,6 +128,7 @@ async function bench(argv: string[]): Promise<void> {
       quick: { type: 'boolean', default: false },
       isolate: { type: 'boolean', default: false },
       filter: { type: 'string' },
+      push: { type: 'string' },
       'case-index': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -127,10 +147,12 @@ async function bench(argv: string[]): Promise<void> {
 
   const forwarded = [...(values.suite ? ['--suite', values.suite] : []), ...(values.quick ? ['--quick'] : []), ...(values.filter ? ['--filter', values.filter] : [])];
   const results: CaseResult[] = [];
+  const progress = startProgress(cases.length);
   for (const [i, c] of cases.entries()) {
-    process.stderr.write(`[${i + 1}/${cases.length}] ${c.suite} / ${c.group} / ${c.impl}\n`);
+    progress.next(`${c.suite} / ${c.group} / ${c.impl}`);
     results.push(values.isolate ? runIsolated(forwarded, i) : await runCase(c, options));
   }
+  progress.done();
   const file: ResultFile = {
     schema: RESULT_SCHEMA,
     createdAt: new Date().toISOString(),
@@ -143,6 +165,16 @@ async function bench(argv: string[]): Promise<void> {
   writeFileSync(out, JSON.stringify(file, null, 1));
   printSummary(results);
   console.log(`\n${results.length} cases on ${file.fingerprint.cpuModel} (${file.fingerprint.runtime} ${file.fingerprint.runtimeVersion}) → ${out}`);
+  if (values.push) await push(values.push, readFileSync(out, 'utf8'));
+}
+
+/** POSTs a result file to a dashboard; a refusal is an error (the file stays on disk). */
+async function push(url: string, text: string): Promise<void> {
+  const endpoint = new URL('/api/results', url);
+  const response = await fetch(endpoint, { method: 'POST', body: text, headers: { 'content-type': 'application/json' } });
+  const answer = (await response.json().catch(() => ({}))) as { name?: string; error?: string };
+  if (!response.ok) throw new Error(`${endpoint} refused the result (${response.status}): ${answer.error ?? response.statusText}`);
+  console.log(`pushed to ${endpoint}: ${response.status === 201 ? 'stored as' : 'already there as'} ${answer.name}`);
 }
 
 async function main(): Promise<void> {

@@ -1,18 +1,21 @@
-// Serves the built dashboard (dist/dashboard) and the result files (bench/results) over HTTP.
-// node:http for now; it moves onto wirespeed's own server adapter once that exists (issue #4).
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { extname, join, resolve, sep } from 'node:path';
-import type { ResultFile } from '../harness/types.js';
-import { RESULT_SCHEMA } from '../harness/types.js';
+// The dashboard's server, on wirespeed's own Node adapter (dogfood): the built app, the result
+// files, and uploads (`wirespeed bench --push`, the page's file drop). Every response carries
+// COOP/COEP so the page is cross-origin isolated and its benchmarks get high-resolution timers.
+import { readFile, stat } from 'node:fs/promises';
+import { extname, resolve, sep } from 'node:path';
+import { serve, type Server } from '../../src/server/node.js';
+import { ResultFileError } from '../harness/schema.js';
+import { isResultName, ResultStore } from './store.js';
 
 export interface DashboardOptions {
   port: number;
   hostname: string;
   /** The built app (index.html and assets). */
   staticDir: string;
-  /** Folders of result files, searched in order (names are unique per server: first one wins). */
+  /** Folders of result files; uploads go into the first. */
   resultsDirs: string[];
+  /** Largest upload (413 beyond). Default 16 MiB. */
+  maxUploadBytes?: number;
 }
 
 const TYPES: Record<string, string> = {
@@ -25,13 +28,13 @@ const TYPES: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
-// Cross-origin isolation gives the in-browser benchmarks high-resolution timers.
-const ISOLATION = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+const ISOLATION = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
 
-function send(res: ServerResponse, status: number, body: string | Buffer, type = 'text/plain; charset=utf-8'): void {
-  res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), ...ISOLATION });
-  res.end(body);
+function respond(body: string | Uint8Array, status: number, type: string): Response {
+  return new Response(body as BodyInit, { status, headers: { 'content-type': type, 'cache-control': 'no-store', ...ISOLATION } });
 }
+const json = (value: unknown, status = 200) => respond(JSON.stringify(value), status, TYPES['.json']);
+const problem = (status: number, error: string) => json({ error }, status);
 
 /** `root`/`relative` when it stays inside `root`, else null (no path traversal). */
 function inside(root: string, relative: string): string | null {
@@ -39,70 +42,54 @@ function inside(root: string, relative: string): string | null {
   return path === root || path.startsWith(root + sep) ? path : null;
 }
 
-/** name → path of every result file in `dirs` (the first folder holding a name wins). */
-async function resultFiles(dirs: string[]): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const dir of dirs) {
-    let names: string[] = [];
-    try {
-      names = (await readdir(dir)).filter((n) => n.endsWith('.json'));
-    } catch {
-      // A folder that does not exist yet holds no results.
-    }
-    for (const name of names) if (!files.has(name)) files.set(name, join(dir, name));
-  }
-  return files;
-}
-
-async function listResults(dirs: string[]) {
-  const items = [];
-  for (const [name, path] of await resultFiles(dirs)) {
-    try {
-      const file = JSON.parse(await readFile(path, 'utf8')) as ResultFile;
-      if (file.schema !== RESULT_SCHEMA) continue;
-      items.push({
-        name,
-        createdAt: file.createdAt,
-        cpuModel: file.fingerprint.cpuModel,
-        runtime: file.fingerprint.runtime,
-        runtimeVersion: file.fingerprint.runtimeVersion,
-        suites: [...new Set(file.cases.map((c) => c.suite))],
-        cases: file.cases.length,
-      });
-    } catch {
-      // A file that is not a result file is not listed.
-    }
-  }
-  return items.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-}
-
 export function startDashboard(options: DashboardOptions): Promise<Server> {
   const staticDir = resolve(options.staticDir);
-  const resultsDirs = options.resultsDirs.map((dir) => resolve(dir));
-  const server = createServer((req, res) => {
-    void (async () => {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed');
-      if (url.pathname === '/api/results') return send(res, 200, JSON.stringify(await listResults(resultsDirs)), TYPES['.json']);
-      if (url.pathname.startsWith('/api/results/')) {
-        const name = decodeURIComponent(url.pathname.slice('/api/results/'.length));
-        if (!/^[\w.+-]+\.json$/.test(name) || name.startsWith('.')) return send(res, 400, 'bad result name');
-        const path = (await resultFiles(resultsDirs)).get(name);
-        if (!path) return send(res, 404, 'no such result');
-        return send(res, 200, await readFile(path), TYPES['.json']);
-      }
-      const path = inside(staticDir, url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname));
-      if (!path) return send(res, 400, 'bad path');
-      try {
-        if (!(await stat(path)).isFile()) return send(res, 404, 'not found');
-        return send(res, 200, await readFile(path), TYPES[extname(path)] ?? 'application/octet-stream');
-      } catch {
-        return send(res, 404, 'not found');
-      }
-    })().catch((error: unknown) => send(res, 500, String(error)));
+  const store = new ResultStore(options.resultsDirs);
+
+  async function staticFile(pathname: string): Promise<Response> {
+    let relative: string;
+    try {
+      relative = decodeURIComponent(pathname === '/' ? '/index.html' : pathname);
+    } catch {
+      return problem(400, 'bad path');
+    }
+    const path = inside(staticDir, relative);
+    if (!path) return problem(400, 'bad path');
+    try {
+      if (!(await stat(path)).isFile()) return problem(404, 'not found');
+      return respond(await readFile(path), 200, TYPES[extname(path)] ?? 'application/octet-stream');
+    } catch {
+      return problem(404, 'not found');
+    }
+  }
+
+  const server = serve({
+    port: options.port,
+    hostname: options.hostname,
+    maxBodyBytes: options.maxUploadBytes ?? 16 * 1024 * 1024,
+    routes: {
+      'GET /api/results': async () => json(await store.list()),
+      'GET /api/results/:name': async (_request, { params }) => {
+        if (!isResultName(params.name)) return problem(400, `bad result name ${JSON.stringify(params.name)}`);
+        const bytes = await store.read(params.name);
+        return bytes ? respond(bytes, 200, TYPES['.json']) : problem(404, `no result named ${params.name}`);
+      },
+      'POST /api/results': async (request) => {
+        try {
+          const { summary, created } = await store.save(await request.text());
+          return json(summary, created ? 201 : 200);
+        } catch (error) {
+          if (error instanceof ResultFileError) return problem(400, error.message);
+          if (error instanceof SyntaxError) return problem(400, `not JSON: ${error.message}`);
+          throw error;
+        }
+      },
+      'GET /*': (request) => staticFile(new URL(request.url).pathname),
+    },
+    onError(error) {
+      console.error('dashboard:', error);
+      return problem(500, 'internal error');
+    },
   });
-  return new Promise((resolveStart, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.hostname, () => resolveStart(server));
-  });
+  return server.ready.then(() => server);
 }

@@ -41,7 +41,7 @@ describe('wirespeed bench', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'wirespeed-bench-')), 'server.json');
     execFileSync(process.execPath, [cli, 'bench', '--suite', 'server', '--quick', '--filter', 'hello text / wirespeed-', '--out', out], { stdio: 'ignore' });
     const result = JSON.parse(readFileSync(out, 'utf8')) as ResultFile;
-    expect(result.cases.map((c) => c.impl).sort()).toEqual(['wirespeed-deno', 'wirespeed-node']);
+    expect(result.cases.map((c) => c.impl).sort()).toEqual(['wirespeed-deno', 'wirespeed-deno-light', 'wirespeed-node', 'wirespeed-node-light']);
     for (const c of result.cases) {
       const m = c.metrics!;
       expect(m.requestsPerSec).toBeGreaterThan(1000);
