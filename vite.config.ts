@@ -8,10 +8,12 @@ export default defineConfig({
   // The dashboard app (dashboard/) builds into dist/dashboard, served by `npm start`.
   root: here('./dashboard'),
   plugins: [react()],
+  // The benchmark worker imports the suites as ES modules.
+  worker: { format: 'es' },
   build: { outDir: here('./dist/dashboard'), emptyOutDir: true },
   test: {
     root: here('.'),
-    include: ['tests/**/*.test.ts'],
+    include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -1,11 +1,12 @@
 // The dashboard in a real browser: Debian's chromium driven by playwright-core, against the server
-// `npm start` runs (`wirespeed dashboard`), showing a result file made by a real quick bench run.
+// `npm start` runs (`wirespeed dashboard`), with result files made by real quick bench runs.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResultFile } from '../bench/harness/types.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const cli = join(root, 'dist/bench/cli.js');
@@ -14,12 +15,27 @@ const artifacts = join(root, 'artifacts');
 let server: ChildProcess;
 let browser: Browser;
 let origin: string;
+let uploadsDir: string;
+/** Two result files of "different machines", not yet on the server. */
+const machineFiles: string[] = [];
 
 beforeAll(async () => {
-  const results = mkdtempSync(join(tmpdir(), 'wirespeed-dash-'));
-  execFileSync(process.execPath, [cli, 'bench', '--suite', 'parser', '--quick', '--filter', 'simple GET', '--out', join(results, 'run.json')], { stdio: 'ignore' });
-  // As `npm start` does: the user's results first, then the reference run of docs/results.
-  const dirs = `${results},${join(root, 'docs/results')}`;
+  uploadsDir = mkdtempSync(join(tmpdir(), 'wirespeed-dash-'));
+  execFileSync(process.execPath, [cli, 'bench', '--suite', 'parser', '--quick', '--filter', 'simple GET', '--out', join(uploadsDir, 'run.json')], { stdio: 'ignore' });
+  const elsewhere = mkdtempSync(join(tmpdir(), 'wirespeed-machines-'));
+  const mine = join(elsewhere, 'this-machine.json');
+  execFileSync(process.execPath, [cli, 'bench', '--suite', 'router', '--quick', '--filter', 'static, 10 routes', '--out', mine], { stdio: 'ignore' });
+  const other = JSON.parse(readFileSync(mine, 'utf8')) as ResultFile;
+  other.fingerprint = { ...other.fingerprint, cpuModel: 'Other Machine CPU', cores: 64 };
+  other.createdAt = new Date(Date.parse(other.createdAt) + 60_000).toISOString();
+  // Twice as slow everywhere: samples and their statistics.
+  const twice = (stats: ResultFile['cases'][number]['stats']) => Object.fromEntries(Object.entries(stats).map(([k, v]) => [k, k === 'n' ? v : v * 2])) as typeof stats;
+  other.cases = other.cases.map((c) => ({ ...c, samples: c.samples.map((s) => s * 2), stats: twice(c.stats) }));
+  writeFileSync(join(elsewhere, 'other-machine.json'), JSON.stringify(other));
+  machineFiles.push(mine, join(elsewhere, 'other-machine.json'));
+
+  // As `npm start` does: the user's results (uploads land there), then the reference runs.
+  const dirs = `${uploadsDir},${join(root, 'docs/results')}`;
   server = spawn(process.execPath, [cli, 'dashboard', '--port', '0', '--results', dirs], { stdio: ['ignore', 'pipe', 'inherit'] });
   origin = await new Promise<string>((resolve, reject) => {
     server.stdout!.on('data', (chunk: Buffer) => {
@@ -32,6 +48,7 @@ beforeAll(async () => {
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
+  mkdirSync(artifacts, { recursive: true });
 });
 
 afterAll(async () => {
@@ -39,27 +56,18 @@ afterAll(async () => {
   server?.kill();
 });
 
-describe('dashboard', () => {
-  it('is served cross-origin isolated and shows the result as charts and ratio tables', async () => {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(String(error)));
-    const response = await page.goto(origin);
-    expect(response?.headers()['cross-origin-opener-policy']).toBe('same-origin');
-    expect(response?.headers()['cross-origin-embedder-policy']).toBe('require-corp');
-    await page.getByLabel('result file').selectOption('run.json');
-    await page.getByRole('heading', { name: 'parser / simple GET (78 B)' }).waitFor();
-    expect(await page.locator('canvas').count()).toBe(1);
-    const table = await page.locator('table').innerText();
-    expect(table).toContain('wirespeed');
-    expect(table).toContain('llhttp (node:http)');
-    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
-    mkdirSync(artifacts, { recursive: true });
-    await page.screenshot({ path: join(artifacts, 'dashboard.png'), fullPage: true });
-    expect(errors).toEqual([]);
-  });
+/** A page that fails the test on any script error. */
+async function open(path: string): Promise<{ page: Page; errors: string[]; headers: Record<string, string> }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  const response = await page.goto(origin + path);
+  return { page, errors, headers: response?.headers() ?? {} };
+}
 
-  it('refuses path traversal and unknown results', async () => {
+describe('dashboard', () => {
+  it('refuses path traversal and unknown results, and lists every stored run', async () => {
     expect((await fetch(`${origin}/api/results/..%2Fpackage.json`)).status).toBe(400);
     expect((await fetch(`${origin}/api/results/none.json`)).status).toBe(404);
     expect((await fetch(`${origin}/%2e%2e/%2e%2e/package.json`)).status).not.toBe(200);
@@ -67,5 +75,72 @@ describe('dashboard', () => {
     const reference = readdirSync(join(root, 'docs/results')).filter((n) => n.endsWith('.json'));
     expect(reference.length).toBeGreaterThan(0);
     expect(list.map((r) => r.name).sort()).toEqual([...reference, 'run.json'].sort());
+  });
+
+  it('is served cross-origin isolated and shows a result as charts and ratio tables', async () => {
+    const { page, errors, headers } = await open('/#view=results&run=run.json');
+    expect(headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(headers['cross-origin-embedder-policy']).toBe('require-corp');
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    await page.getByRole('heading', { name: 'parser / simple GET (78 B)' }).waitFor();
+    expect(await page.locator('canvas').count()).toBe(1);
+    const table = await page.locator('table').innerText();
+    expect(table).toContain('llhttp (node:http)');
+    await page.screenshot({ path: join(artifacts, 'dashboard-result.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it('runs a quick suite in a Web Worker, shows its charts and saves it on the server', async () => {
+    const { page, errors } = await open('/#view=run');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('progressbar', { name: 'benchmark progress' }).waitFor();
+    // Done: the saved run opens as a result, with a chart per parser input.
+    await page.waitForURL(/view=results&run=.*-browser-[0-9a-f]{16}\.json/, { timeout: 120_000 });
+    await page.getByRole('heading', { name: 'parser / simple GET (78 B)' }).waitFor();
+    expect(await page.locator('canvas').count()).toBeGreaterThanOrEqual(6);
+    expect(await page.locator('main').innerText()).toContain('browser Chrome');
+    const stored = readdirSync(uploadsDir).filter((n) => n.includes('-browser-'));
+    expect(stored).toHaveLength(1);
+    const file = JSON.parse(readFileSync(join(uploadsDir, stored[0]), 'utf8')) as ResultFile;
+    expect(file.fingerprint).toMatchObject({ runtime: 'browser', crossOriginIsolated: true });
+    expect(file.cases.every((c) => c.suite === 'parser' && c.samples.length >= 16)).toBe(true);
+    await page.screenshot({ path: join(artifacts, 'dashboard-browser-run.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it('uploads runs of two machines, compares them, and the permalink shows the same view', async () => {
+    const { page, errors } = await open('/#view=compare');
+    await page.getByLabel('upload result files').setInputFiles(machineFiles);
+    await expect.poll(() => page.locator('.outcomes .ok').count(), { timeout: 10_000 }).toBe(2);
+    // Uploaded runs are ticked for comparison: the table shows both, with cross-machine ratios.
+    const table = page.locator('table.compare');
+    await table.waitFor();
+    const text = await table.innerText();
+    expect(text).toContain('router / static, 10 routes / wirespeed');
+    expect(text).toContain('Other Machine');
+    expect(text).toContain('x-machine');
+    expect(text).toMatch(/×2\.00/);
+    expect(await page.getByRole('heading', { name: 'router / static, 10 routes' }).count()).toBe(1);
+    await page.screenshot({ path: join(artifacts, 'dashboard-compare.png'), fullPage: true });
+
+    const link = page.url();
+    expect(link).toMatch(/view=compare&runs=[^&]+%2C[^&]+&base=0/);
+    const again = await open(link.slice(origin.length));
+    await again.page.locator('table.compare').waitFor();
+    expect(await again.page.locator('table.compare').innerText()).toBe(text);
+    await again.page.screenshot({ path: join(artifacts, 'dashboard-permalink.png'), fullPage: true });
+    expect([...errors, ...again.errors]).toEqual([]);
+  });
+
+  it('tells why a bad upload was refused and stores nothing', async () => {
+    const bad = join(mkdtempSync(join(tmpdir(), 'wirespeed-bad-')), 'bad.json');
+    writeFileSync(bad, JSON.stringify({ schema: 'wirespeed-bench/1', cases: [] }));
+    const before = readdirSync(uploadsDir).sort();
+    const { page } = await open('/#view=compare');
+    await page.getByLabel('upload result files').setInputFiles(bad);
+    const alert = page.locator('.outcomes .error');
+    await alert.waitFor();
+    expect(await alert.innerText()).toMatch(/bad\.json: 400: not a wirespeed-bench\/1 result file: .*must have required property/);
+    expect(readdirSync(uploadsDir).sort()).toEqual(before);
   });
 });

@@ -73,3 +73,30 @@ export async function serverFingerprint(): Promise<Fingerprint> {
     timerResolutionNs: timerResolutionNs(),
   };
 }
+
+interface NavigatorHints {
+  deviceMemory?: number;
+  userAgentData?: { platform?: string; brands?: { brand: string; version: string }[] };
+}
+
+/** Fingerprint of a browser page or worker: what `navigator` tells (no CPU model there). */
+export function browserFingerprint(): Fingerprint {
+  const nav = navigator as Navigator & NavigatorHints;
+  const ua = nav.userAgent;
+  const engine = /(Chrome|Firefox|Version)\/([\d.]+)/.exec(ua);
+  const name = engine ? (engine[1] === 'Version' ? 'Safari' : engine[1]) : 'browser';
+  return {
+    cpuModel: `unknown (${name} does not say)`,
+    cores: nav.hardwareConcurrency || 1,
+    memoryBytes: (nav.deviceMemory ?? 0) * 2 ** 30,
+    os: nav.userAgentData?.platform || /\(([^;)]+)/.exec(ua)?.[1] || 'unknown',
+    arch: /x86_64|x64|Win64|amd64/i.test(ua) ? 'x64' : /arm|aarch64/i.test(ua) ? 'arm64' : 'unknown',
+    runtime: 'browser',
+    runtimeVersion: engine ? `${name} ${engine[2]}` : 'unknown',
+    userAgent: ua,
+    wasm: wasmFeatures(),
+    gitCommit: null,
+    crossOriginIsolated: globalThis.crossOriginIsolated === true,
+    timerResolutionNs: timerResolutionNs(),
+  };
+}

@@ -7,19 +7,12 @@ import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { encodeFrame, FrameType, IpcChannel, msgpackCodec, portTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
+import { IpcChannel, portTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
+import { frameBytes, type RoundTrip } from './ipc-message-channel.js';
 
-export interface RoundTrip {
-  run(): Promise<unknown>;
-  close(): Promise<void>;
-}
+export type { RoundTrip };
 
 const ipcModule = new URL('../../src/ipc/index.js', import.meta.url).href;
-
-/** The bytes the framed request puts on the wire: the raw cases move exactly as many. */
-export function frameBytes(message: unknown): Uint8Array {
-  return encodeFrame(FrameType.REQUEST, 1, msgpackCodec.encode(['echo', message]));
-}
 
 /** Resolves each `expect(n)` once n more bytes have arrived. */
 function byteCounter(source: { on(event: 'data', listener: (chunk: Uint8Array) => void): unknown }) {

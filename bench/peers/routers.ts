@@ -1,8 +1,6 @@
 // Every router of the benchmark behind one shape: build(routes) returns find(method, path), which
 // returns the registered value (or null) after the router made its params (each router's own fast
 // path: hono's routers return param positions, the others a params object).
-import { createRequire } from 'node:module';
-import FindMyWay from 'find-my-way';
 import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { TrieRouter } from 'hono/router/trie-router';
 import { Memoirist } from 'memoirist';
@@ -18,11 +16,10 @@ export interface RouterPeer {
   build(routes: Routes): Find;
 }
 
-const require = createRequire(import.meta.url);
-
 /** '/x/*' in each router's own syntax. */
-const wildcard = (pattern: string, rest: string) => (pattern.endsWith('/*') ? pattern.slice(0, -1) + rest : pattern);
+export const wildcard = (pattern: string, rest: string) => (pattern.endsWith('/*') ? pattern.slice(0, -1) + rest : pattern);
 
+/** The routers that run anywhere (browsers too); node-routers.ts has the Node-only ones. */
 export const ROUTERS: RouterPeer[] = [
   {
     name: 'wirespeed',
@@ -30,15 +27,6 @@ export const ROUTERS: RouterPeer[] = [
       const router = new Router<number>();
       routes.forEach(([m, p], i) => router.add(m, p, i));
       return (method, path) => router.find(method, path)?.value ?? null;
-    },
-  },
-  {
-    name: 'find-my-way',
-    build(routes) {
-      // find-my-way drops a falsy store (route 0), so the index is boxed.
-      const router = FindMyWay();
-      routes.forEach(([m, p], i) => router.on(m as 'GET', p, () => undefined, { i }));
-      return (method, path) => (router.find(method as 'GET', path)?.store as { i: number } | undefined)?.i ?? null;
     },
   },
   {
@@ -72,18 +60,6 @@ export const ROUTERS: RouterPeer[] = [
       const router = new TrieRouter<number>();
       routes.forEach(([m, p], i) => router.add(m, p, i));
       return (method, path) => router.match(method, path)[0][0]?.[0] ?? null;
-    },
-  },
-  {
-    name: 'koa-tree-router',
-    build(routes) {
-      const KoaTreeRouter = require('koa-tree-router') as new () => {
-        on(method: string, path: string, handler: () => number): void;
-        find(method: string, path: string): { handle: (() => number)[] | null; params: unknown };
-      };
-      const router = new KoaTreeRouter();
-      routes.forEach(([m, p], i) => router.on(m, wildcard(p, '*rest'), () => i));
-      return (method, path) => router.find(method, path).handle?.[0]() ?? null;
     },
   },
 ];

@@ -1,11 +1,9 @@
 // Suite `hpack`: HPACK decode and encode, wirespeed (Rust → wasm) against hpack.js, same run.
-import { hpackJsDecoder, hpackJsEncoder } from '../peers/hpack-js.js';
-import { BROWSER_REQUEST, FIFTY_FIELDS, RESPONSE, type HeaderList } from '../peers/hpack-inputs.js';
+import { FIRST_BLOCKS } from '../peers/hpack-first-blocks.js';
+import { BROWSER_REQUEST, FIFTY_FIELDS, RESPONSE } from '../peers/hpack-inputs.js';
 import { HpackDecoder, HpackEncoder } from '../../src/hpack/index.js';
 import type { BenchCase, Runtime, Suite } from '../harness/types.js';
-
-/** A block as hpack.js would send it first on a connection (Huffman-coded, new table). */
-const firstBlock = (list: HeaderList) => hpackJsEncoder()(list);
+import { loadNodePeers } from './node-peers.js';
 
 export const hpackSuite: Suite = {
   name: 'hpack',
@@ -14,10 +12,14 @@ export const hpackSuite: Suite = {
     const cases: BenchCase[] = [];
     const add = (group: string, impl: string, setup: () => () => unknown, baseline = false) =>
       cases.push({ suite: 'hpack', group, impl, baseline, setup });
-    const peers = runtime !== 'browser';
+    // hpack.js needs Node's Buffer: browsers run wirespeed alone, on the same bytes.
+    const hpackJs = runtime === 'browser' ? null : await loadNodePeers<typeof import('../peers/hpack-js.js')>('../peers/hpack-js.js');
+    const peers = hpackJs !== null;
+    const hpackJsEncoder = () => hpackJs!.hpackJsEncoder();
+    const hpackJsDecoder = () => hpackJs!.hpackJsDecoder();
 
     for (const [name, list] of [['browser request', BROWSER_REQUEST], ['50 fields', FIFTY_FIELDS], ['response', RESPONSE]] as const) {
-      const block = firstBlock(list);
+      const block = FIRST_BLOCKS[name];
       // A first block needs a fresh table: each operation makes a decoder, decodes, drops it.
       add(`decode first block: ${name}`, 'wirespeed', () => () => {
         const decoder = new HpackDecoder();

@@ -1,9 +1,10 @@
 // Suite `ipc`: message codecs (JSON vs MessagePack through msgpackr), frame cost, and real round
 // trips over each transport, framed channel against the raw transport carrying the same bytes.
 import { items, LARGE, MEDIUM, SMALL } from '../peers/ipc-messages.js';
-import * as transports from '../peers/ipc-transports.js';
+import { messageChannelFramed, messageChannelRaw, type RoundTrip } from '../peers/ipc-message-channel.js';
 import { encodeFrame, FrameDecoder, FrameType, jsonCodec, msgpackCodec, msgpackrRecordsCodec, type Codec } from '../../src/ipc/index.js';
 import type { BenchCase, Suite } from '../harness/types.js';
+import { loadNodePeers } from './node-peers.js';
 
 const CODECS: [string, Codec, boolean][] = [
   ['JSON', jsonCodec, true],
@@ -52,20 +53,23 @@ export const ipcSuite: Suite = {
       return () => decoder.push(frame).length;
     });
 
+    type Make = (message: unknown) => Promise<RoundTrip>;
+    const trips: [string, Make, Make][] = [['MessageChannel (same thread)', messageChannelFramed, messageChannelRaw]];
     if (runtime !== 'browser') {
-      const trips: [string, (m: unknown) => Promise<transports.RoundTrip>, (m: unknown) => Promise<transports.RoundTrip>][] = [
+      const transports = await loadNodePeers<typeof import('../peers/ipc-transports.js')>('../peers/ipc-transports.js');
+      trips.push(
         ['Unix socket', transports.socketFramed, transports.socketRaw],
         ['Worker MessagePort', transports.workerFramed, transports.workerRaw],
         ['child process stdio', transports.childFramed, transports.childRaw],
-      ];
-      for (const [transport, framed, raw] of trips) {
-        for (const [impl, make, baseline] of [['raw transport, same bytes', raw, true], ['IpcChannel request', framed, false]] as const) {
-          let trip: transports.RoundTrip | undefined;
-          add(`round trip (small) over ${transport}`, impl, async () => {
-            trip = await make(SMALL);
-            return () => trip!.run();
-          }, baseline, async () => trip?.close());
-        }
+      );
+    }
+    for (const [transport, framed, raw] of trips) {
+      for (const [impl, make, baseline] of [['raw transport, same bytes', raw, true], ['IpcChannel request', framed, false]] as const) {
+        let trip: RoundTrip | undefined;
+        add(`round trip (small) over ${transport}`, impl, async () => {
+          trip = await make(SMALL);
+          return () => trip!.run();
+        }, baseline, async () => trip?.close());
       }
     }
     return cases;

@@ -3,6 +3,7 @@
 import { GITHUB_REQUESTS, GITHUB_ROUTES } from '../peers/github-routes.js';
 import { ROUTERS, type Find, type Routes } from '../peers/routers.js';
 import type { BenchCase, Suite } from '../harness/types.js';
+import { loadNodePeers } from './node-peers.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
 
@@ -118,15 +119,18 @@ export function scenarioOperation(find: Find, requests: [string, string][]): () 
 export const routerSuite: Suite = {
   name: 'router',
   description: 'route lookup (value + params) per request',
-  async cases(): Promise<BenchCase[]> {
+  async cases(runtime): Promise<BenchCase[]> {
     const cases: BenchCase[] = [];
+    const nodeOnly = runtime === 'browser' ? [] : (await loadNodePeers<typeof import('../peers/node-routers.js')>('../peers/node-routers.js')).NODE_ROUTERS;
+    // find-my-way first: the baseline; then the order the README's table shows.
+    const routers = [ROUTERS[0], ...nodeOnly.slice(0, 1), ...ROUTERS.slice(1), ...nodeOnly.slice(1)];
     for (const scenario of SCENARIOS) {
-      for (const peer of ROUTERS) {
+      for (const peer of routers) {
         let find: Find;
         try {
           find = peer.build(scenario.routes);
         } catch (error) {
-          process.stderr.write(`router: ${peer.name} cannot express "${scenario.group}": ${(error as Error).message}\n`);
+          console.warn(`router: ${peer.name} cannot express "${scenario.group}": ${(error as Error).message}`);
           continue;
         }
         cases.push({

@@ -1,22 +1,21 @@
-// One bar per implementation: the median time per operation of one benchmark group.
-import { BarController, BarElement, CategoryScale, Chart, LinearScale, Tooltip } from 'chart.js';
+// One bar per implementation: the median time per operation of one benchmark group, with the
+// 95% confidence interval of the median as an error bar.
 import { useEffect, useRef } from 'react';
-import type { CaseResult } from '../../bench/harness/types.js';
-
-Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip);
+import type { CaseResult } from '../../../bench/harness/types.js';
+import { Chart } from './register.js';
 
 export function GroupChart({ cases }: { cases: CaseResult[] }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
     if (!canvas.current) return;
     const chart = new Chart(canvas.current, {
-      type: 'bar',
+      type: 'barWithErrorBars',
       data: {
         labels: cases.map((c) => c.impl),
         datasets: [
           {
             label: 'median ns/op',
-            data: cases.map((c) => c.stats.median),
+            data: cases.map((c) => ({ x: c.stats.median, xMin: c.stats.ciLow, xMax: c.stats.ciHigh })),
             backgroundColor: cases.map((c) => (c.impl.startsWith('wirespeed') ? '#1f6feb' : '#9aa5b1')),
           },
         ],
@@ -25,6 +24,7 @@ export function GroupChart({ cases }: { cases: CaseResult[] }) {
         indexAxis: 'y',
         animation: false,
         plugins: {
+          legend: { display: false },
           tooltip: {
             callbacks: {
               label: (item) => {
@@ -34,7 +34,7 @@ export function GroupChart({ cases }: { cases: CaseResult[] }) {
             },
           },
         },
-        scales: { x: { title: { display: true, text: 'ns per operation (lower is better)' } } },
+        scales: { x: { beginAtZero: true, title: { display: true, text: 'ns per operation (lower is better)' } } },
       },
     });
     return () => chart.destroy();

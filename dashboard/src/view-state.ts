@@ -1,0 +1,33 @@
+// The whole view lives in the URL hash, so any view can be shared as a link:
+//   #view=results&run=NAME           one result file
+//   #view=compare&runs=A,B,C&base=1  several runs side by side, B the baseline
+//   #view=run                        run benchmarks in this browser
+export type ViewState =
+  | { view: 'results'; run: string | null }
+  | { view: 'compare'; runs: string[]; base: number }
+  | { view: 'run' };
+
+export function parseHash(hash: string): ViewState {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  switch (params.get('view')) {
+    case 'compare': {
+      const runs = (params.get('runs') ?? '').split(',').filter(Boolean);
+      const base = Number(params.get('base') ?? 0);
+      return { view: 'compare', runs, base: Number.isInteger(base) && base >= 0 && base < runs.length ? base : 0 };
+    }
+    case 'run':
+      return { view: 'run' };
+    default:
+      return { view: 'results', run: params.get('run') };
+  }
+}
+
+export function toHash(state: ViewState): string {
+  const params = new URLSearchParams({ view: state.view });
+  if (state.view === 'results' && state.run) params.set('run', state.run);
+  if (state.view === 'compare') {
+    params.set('runs', state.runs.join(','));
+    params.set('base', String(state.base));
+  }
+  return `#${params.toString()}`;
+}

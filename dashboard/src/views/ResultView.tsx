@@ -1,0 +1,117 @@
+// One result file: its machine, and per benchmark group a chart and a ratio table.
+import { useEffect, useMemo, useState } from 'react';
+import type { CaseResult, ResultFile } from '../../../bench/harness/types.js';
+import { getResult, type ResultSummary } from '../api.js';
+import { GroupChart } from '../charts/GroupChart.js';
+import { download } from '../export.js';
+import { formatNs } from './CompareTable.js';
+
+function groupsOf(result: ResultFile): [string, CaseResult[]][] {
+  const groups = new Map<string, CaseResult[]>();
+  for (const c of result.cases) {
+    const key = `${c.suite} / ${c.group}`;
+    groups.set(key, [...(groups.get(key) ?? []), c]);
+  }
+  return [...groups];
+}
+
+export function RatioTable({ cases }: { cases: CaseResult[] }) {
+  const baseline = cases.find((c) => c.baseline);
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th>implementation</th>
+          <th className="num">median</th>
+          <th className="num">95% CI</th>
+          <th className="num">p99</th>
+          <th className="num">× baseline</th>
+        </tr>
+      </thead>
+      <tbody>
+        {cases.map((c) => {
+          const ratio = baseline ? c.stats.median / baseline.stats.median : NaN;
+          return (
+            <tr key={c.impl}>
+              <td>{c.impl}</td>
+              <td className="num">{formatNs(c.stats.median)}</td>
+              <td className="num">
+                {formatNs(c.stats.ciLow)}–{formatNs(c.stats.ciHigh)}
+              </td>
+              <td className="num">{formatNs(c.stats.p99)}</td>
+              <td className={`num ${ratio < 1 ? 'faster' : ratio > 1 ? 'slower' : ''}`}>{Number.isNaN(ratio) ? '' : ratio.toFixed(3)}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+export function ResultBody({ result }: { result: ResultFile }) {
+  const groups = useMemo(() => groupsOf(result), [result]);
+  const f = result.fingerprint;
+  return (
+    <>
+      <p className="muted">
+        {f.cpuModel}, {f.cores} cores, {(f.memoryBytes / 2 ** 30).toFixed(0)} GiB, {f.os}, {f.runtime} {f.runtimeVersion}
+        {f.crossOriginIsolated === false ? ' (not cross-origin isolated: coarse timers)' : ''}, commit {f.gitCommit?.slice(0, 8) ?? 'unknown'}
+        {result.options.quick ? ' — quick run (smoke test, not for publishing)' : ''}
+      </p>
+      {groups.map(([name, cases]) => (
+        <section className="card" key={name}>
+          <h2>{name}</h2>
+          <GroupChart cases={cases} />
+          <RatioTable cases={cases} />
+        </section>
+      ))}
+    </>
+  );
+}
+
+export function ResultView({ list, run, onSelect }: { list: ResultSummary[]; run: string | null; onSelect: (name: string) => void }) {
+  const name = run ?? list[0]?.name ?? null;
+  const [result, setResult] = useState<ResultFile | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!name) return;
+    setResult(null);
+    setError(null);
+    getResult(name)
+      .then(setResult)
+      .catch((e: unknown) => setError(String(e)));
+  }, [name]);
+
+  if (list.length === 0) {
+    return (
+      <div className="card empty">
+        No results yet — run <code>npx wirespeed bench --push {location.origin}</code>, run a suite in <a href="#view=run">this browser</a>, or add files under{' '}
+        <a href="#view=compare">Machines</a>.
+      </div>
+    );
+  }
+  return (
+    <>
+      <div className="card">
+        <label>
+          Result file{' '}
+          <select value={name ?? ''} onChange={(e) => onSelect(e.target.value)} aria-label="result file">
+            {list.map((r) => (
+              <option key={r.name} value={r.name}>
+                {r.name} · {r.createdAt.slice(0, 16)} · {r.suites.join(', ')} · {r.runtime} {r.runtimeVersion} · {r.cpuModel}
+              </option>
+            ))}
+          </select>
+        </label>{' '}
+        {result && (
+          <button type="button" onClick={() => download(name!, new Blob([JSON.stringify(result, null, 1)], { type: 'application/json' }))}>
+            Download JSON
+          </button>
+        )}
+        {error && <p role="alert">Could not load {name}: {error}</p>}
+      </div>
+      {result && <ResultBody result={result} />}
+    </>
+  );
+}
