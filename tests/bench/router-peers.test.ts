@@ -1,6 +1,7 @@
 // The router benchmark is fair only if every router resolves every request of a scenario to the
 // same route (or to nothing).
 import { describe, expect, it } from 'vitest';
+import { NODE_ROUTERS } from '../../bench/peers/node-routers.js';
 import { ROUTERS } from '../../bench/peers/routers.js';
 import { SCENARIOS } from '../../bench/suites/router.js';
 
@@ -14,7 +15,7 @@ describe('router benchmark peers', () => {
   for (const scenario of SCENARIOS) {
     it(`every router that can express "${scenario.group}" answers it the same`, () => {
       let expressed = 0;
-      for (const peer of ROUTERS) {
+      for (const peer of [...ROUTERS, ...NODE_ROUTERS]) {
         let find;
         try {
           find = peer.build(scenario.routes);
