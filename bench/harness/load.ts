@@ -1,10 +1,11 @@
-// Load runs: a server in its own process, `wrk` in another, each pinned to its own core when
+// Load runs: a server in its own process, `wrk` (or autocannon where wrk is missing) in another, each pinned to its own core when
 // `taskset` is there. Besides req/s we record what tells a server's cost from the client's limit:
 // latency percentiles, server CPU time per request and peak RSS (from /proc), the client's CPU
 // share (near 100% means wrk, not the server, was the bottleneck) and a Little's-law check.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -127,39 +128,107 @@ export class ServerProcess {
   }
 }
 
-/** One wrk run against a running server. */
-export async function runWrk(server: ServerProcess, port: number, spec: LoadSpec): Promise<LoadRun> {
-  const script = luaScript(spec);
-  const argv = pinned(1, ['wrk', '-t1', `-c${spec.connections}`, `-d${spec.durationSec}s`, '--latency', ...(script ? ['-s', script] : []), `http://127.0.0.1:${port}${spec.path}`]);
+function autocannonCli(): string | null {
+  try {
+    return createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+  } catch {
+    return null;
+  }
+}
+
+/** The load generator: wrk where it is installed, else autocannon (npm) if present, else none. */
+export function loadClient(): 'wrk' | 'autocannon' | null {
+  return hasCommand('wrk') ? 'wrk' : autocannonCli() ? 'autocannon' : null;
+}
+
+/** One load run against a running server, with `client`. */
+export function runLoad(client: 'wrk' | 'autocannon', server: ServerProcess, port: number, spec: LoadSpec): Promise<LoadRun> {
+  return client === 'wrk' ? runWrk(server, port, spec) : runAutocannon(server, port, spec);
+}
+
+interface ClientRun {
+  out: string;
+  wallSec: number;
+  /** The client's CPU seconds, and the server's during the run. */
+  clientCpuSec: number;
+  serverCpuSec: number;
+}
+
+/** Runs a load client pinned to core 1, reading its CPU time while it runs (a finished process has no /proc entry). */
+async function runClient(server: ServerProcess, argv: string[]): Promise<ClientRun> {
+  const [cmd, ...args] = pinned(1, argv);
   const cpuBefore = cpuTicks(server.pid);
   const started = performance.now();
-  const wrk = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
+  const client = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let clientTicks = 0;
-  // wrk's CPU time is read while it runs (a finished process has no /proc entry).
   const poll = setInterval(() => {
-    const ticks = cpuTicks(wrk.pid!);
+    const ticks = cpuTicks(client.pid!);
     if (Number.isFinite(ticks)) clientTicks = ticks;
   }, 100);
   let out = '';
-  wrk.stdout!.on('data', (d: Buffer) => (out += d));
-  const code = await new Promise<number | null>((resolve) => wrk.once('exit', resolve));
+  client.stdout!.on('data', (d: Buffer) => (out += d));
+  const code = await new Promise<number | null>((resolve) => client.once('exit', resolve));
   clearInterval(poll);
-  const wallSec = (performance.now() - started) / 1000;
-  if (code !== 0) throw new Error(`wrk failed (${code}): ${out}`);
-  const cpuSec = (cpuTicks(server.pid) - cpuBefore) / TICKS_PER_SEC;
-  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
-  const requestsPerSec = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
-  const latencyMeanMs = parseDuration(/Latency\s+(\S+)/.exec(out)?.[1] ?? '');
-  const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + [...out.matchAll(/(?:connect|read|write|timeout) (\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+  if (code !== 0) throw new Error(`${argv[0]} failed (${code}): ${out}`);
   return {
-    requestsPerSec,
-    latencyMeanMs,
+    out,
+    wallSec: (performance.now() - started) / 1000,
+    clientCpuSec: clientTicks / TICKS_PER_SEC,
+    serverCpuSec: (cpuTicks(server.pid) - cpuBefore) / TICKS_PER_SEC,
+  };
+}
+
+function loadRun(spec: LoadSpec, run: ClientRun, r: { requests: number; requestsPerSec: number; latencyMeanMs: number; latencyP50Ms: number; latencyP99Ms: number; errors: number }): LoadRun {
+  return {
+    requestsPerSec: r.requestsPerSec,
+    latencyMeanMs: r.latencyMeanMs,
+    latencyP50Ms: r.latencyP50Ms,
+    latencyP99Ms: r.latencyP99Ms,
+    serverCpuUsPerReq: r.requests ? (run.serverCpuSec * 1e6) / r.requests : NaN,
+    clientCpuShare: run.clientCpuSec / Math.max(run.wallSec, spec.durationSec),
+    // With pipelining, each connection has `pipeline` requests in flight.
+    littleRatio: r.latencyMeanMs / (((spec.connections * spec.pipeline) / r.requestsPerSec) * 1000),
+    errors: r.errors,
+  };
+}
+
+/** One wrk run against a running server. */
+export async function runWrk(server: ServerProcess, port: number, spec: LoadSpec): Promise<LoadRun> {
+  const script = luaScript(spec);
+  const run = await runClient(server, ['wrk', '-t1', `-c${spec.connections}`, `-d${spec.durationSec}s`, '--latency', ...(script ? ['-s', script] : []), `http://127.0.0.1:${port}${spec.path}`]);
+  const out = run.out;
+  return loadRun(spec, run, {
+    requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? 0),
+    requestsPerSec: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+    latencyMeanMs: parseDuration(/Latency\s+(\S+)/.exec(out)?.[1] ?? ''),
     latencyP50Ms: parseDuration(/\s50%\s+(\S+)/.exec(out)?.[1] ?? ''),
     latencyP99Ms: parseDuration(/\s99%\s+(\S+)/.exec(out)?.[1] ?? ''),
-    serverCpuUsPerReq: requests ? (cpuSec * 1e6) / requests : NaN,
-    clientCpuShare: clientTicks / TICKS_PER_SEC / Math.max(wallSec, spec.durationSec),
-    // With pipelining, each connection has `pipeline` requests in flight.
-    littleRatio: latencyMeanMs / (((spec.connections * spec.pipeline) / requestsPerSec) * 1000),
-    errors,
-  };
+    errors: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + [...out.matchAll(/(?:connect|read|write|timeout) (\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0),
+  });
+}
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { mean: number; p50: number; p99: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+
+/** One autocannon run (its CLI in a Node child process, so it is pinned and measured like wrk). */
+export async function runAutocannon(server: ServerProcess, port: number, spec: LoadSpec): Promise<LoadRun> {
+  const cli = autocannonCli();
+  if (!cli) throw new Error('autocannon is not installed');
+  const body = spec.postBody === undefined ? [] : ['-m', 'POST', '-b', spec.postBody, '-H', 'content-type=application/octet-stream'];
+  const argv = [process.execPath, cli, '--json', '-c', String(spec.connections), '-d', String(spec.durationSec), '-p', String(spec.pipeline), ...body, `http://127.0.0.1:${port}${spec.path}`];
+  const run = await runClient(server, argv);
+  const r = JSON.parse(run.out) as AutocannonResult;
+  return loadRun(spec, run, {
+    requests: r.requests.total,
+    requestsPerSec: r.requests.average,
+    latencyMeanMs: r.latency.mean,
+    latencyP50Ms: r.latency.p50,
+    latencyP99Ms: r.latency.p99,
+    errors: r.errors + r.timeouts + r.non2xx,
+  });
 }

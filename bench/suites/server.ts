@@ -1,23 +1,37 @@
 // Suite `server`: whole HTTP/1.1 servers under wrk, one at a time, each in its own process pinned
 // apart from the client. Peers: node:http (baseline), a raw `net` server answering fixed bytes (the
-// socket layer's ceiling), hono's node-server, fastify, Deno.serve; wirespeed on Node and on Deno.
+// socket layer's ceiling), hono's node-server, fastify, Deno.serve, Bun.serve; wirespeed on Node and
+// on Deno, each with the runtime's Response and with LightResponse.
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { hasCommand, peakRss, runWrk, ServerProcess, type LoadRun, type LoadSpec } from '../harness/load.js';
+import { loadClient, peakRss, runLoad, ServerProcess, type LoadRun, type LoadSpec } from '../harness/load.js';
 import { quantile } from '../harness/stats.js';
 import type { BenchCase, LoadRuns, Suite } from '../harness/types.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const nodeServers = join(here, '../peers/servers/node-servers.js');
 const denoServers = join(here, '../peers/servers/deno-servers.js');
+const bunServers = join(here, '../peers/servers/bun-servers.js');
 
 function denoBinary(): string | null {
   try {
     const binary = join(dirname(createRequire(import.meta.url).resolve('deno/bin.cjs')), 'deno');
     return existsSync(binary) ? binary : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Bun from the npm package `bun` (its binary, if the platform package installed one that runs). */
+function bunBinary(): string | null {
+  try {
+    const binary = join(dirname(createRequire(import.meta.url).resolve('bun/package.json')), 'bin/bun.exe');
+    execFileSync(binary, ['--version'], { stdio: 'ignore' });
+    return binary;
   } catch {
     return null;
   }
@@ -39,6 +53,8 @@ function implementations(): Impl[] {
     const denoImpl = (name: string): Impl => ({ name, command: (port) => [deno, 'run', '--quiet', '-A', '--no-lock', denoServers, name, String(port)] });
     impls.push(denoImpl('wirespeed-deno'), denoImpl('wirespeed-deno-light'), denoImpl('deno-serve'));
   }
+  const bun = bunBinary();
+  if (bun) impls.push({ name: 'bun-serve', command: (port) => [bun, bunServers, 'bun-serve', String(port)] });
   return impls;
 }
 
@@ -64,13 +80,13 @@ function freePort(): Promise<number> {
 
 const median = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
 
-async function measure(impl: Impl, spec: Omit<LoadSpec, 'durationSec'>, runs: LoadRuns) {
+async function measure(client: 'wrk' | 'autocannon', impl: Impl, spec: Omit<LoadSpec, 'durationSec'>, runs: LoadRuns) {
   const port = await freePort();
   const server = await ServerProcess.start({ command: impl.command(port), port });
   try {
-    await runWrk(server, port, { ...spec, durationSec: 1 }); // warm-up: let the JIT settle
+    await runLoad(client, server, port, { ...spec, durationSec: 1 }); // warm-up: let the JIT settle
     const results: LoadRun[] = [];
-    for (let i = 0; i < runs.count; i++) results.push(await runWrk(server, port, { ...spec, durationSec: runs.durationSec }));
+    for (let i = 0; i < runs.count; i++) results.push(await runLoad(client, server, port, { ...spec, durationSec: runs.durationSec }));
     const metric = (key: keyof LoadRun) => median(results.map((r) => r[key]));
     return {
       samples: results.map((r) => 1e9 / r.requestsPerSec),
@@ -86,6 +102,8 @@ async function measure(impl: Impl, spec: Omit<LoadSpec, 'durationSec'>, runs: Lo
         errors: results.reduce((sum, r) => sum + r.errors, 0),
         peakRssBytes: peakRss(server.pid),
         connections: spec.connections,
+        // 1: wrk drove the load, 0: autocannon (numbers of the two are not comparable).
+        clientWrk: client === 'wrk' ? 1 : 0,
       },
     };
   } finally {
@@ -95,11 +113,12 @@ async function measure(impl: Impl, spec: Omit<LoadSpec, 'durationSec'>, runs: Lo
 
 export const serverSuite: Suite = {
   name: 'server',
-  description: 'HTTP/1.1 servers under wrk (req/s, latency, server CPU per request, peak RSS)',
+  description: 'HTTP/1.1 servers under wrk or autocannon (req/s, latency, server CPU per request, peak RSS)',
   async cases(runtime) {
     if (runtime !== 'node') return [];
-    if (!hasCommand('wrk')) {
-      process.stderr.write('suite server: wrk is not installed (npm run setup installs it); skipping\n');
+    const client = loadClient();
+    if (!client) {
+      process.stderr.write('suite server: neither wrk nor autocannon is installed (npm run setup installs wrk); skipping\n');
       return [];
     }
     const cases: BenchCase[] = [];
@@ -112,7 +131,7 @@ export const serverSuite: Suite = {
           impl: impl.name,
           baseline: impl.baseline,
           setup: () => () => undefined,
-          load: (runs) => measure(impl, spec, runs),
+          load: (runs) => measure(client, impl, spec, runs),
         });
       }
     }

@@ -37,12 +37,15 @@ describe('wirespeed bench', () => {
     expect(result.cases.filter((c) => c.baseline)).toHaveLength(1);
   });
 
-  it('runs a server load case: wrk against a server process, with its metrics', () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'wirespeed-bench-')), 'server.json');
-    execFileSync(process.execPath, [cli, 'bench', '--suite', 'server', '--quick', '--filter', 'hello text / wirespeed-', '--out', out], { stdio: 'ignore' });
-    const result = JSON.parse(readFileSync(out, 'utf8')) as ResultFile;
-    expect(result.cases.map((c) => c.impl).sort()).toEqual(['wirespeed-deno', 'wirespeed-deno-light', 'wirespeed-node', 'wirespeed-node-light']);
-    for (const c of result.cases) {
+  it('runs server load cases: wrk against each server process (wirespeed, Bun.serve), with their metrics', () => {
+    const run = (filter: string) => {
+      const out = join(mkdtempSync(join(tmpdir(), 'wirespeed-bench-')), 'server.json');
+      execFileSync(process.execPath, [cli, 'bench', '--suite', 'server', '--quick', '--filter', filter, '--out', out], { stdio: 'ignore' });
+      return (JSON.parse(readFileSync(out, 'utf8')) as ResultFile).cases;
+    };
+    const cases = [...run('hello text / wirespeed-'), ...run('hello text / bun-serve')];
+    expect(cases.map((c) => c.impl).sort()).toEqual(['bun-serve', 'wirespeed-deno', 'wirespeed-deno-light', 'wirespeed-node', 'wirespeed-node-light']);
+    for (const c of cases) {
       const m = c.metrics!;
       expect(m.requestsPerSec).toBeGreaterThan(1000);
       expect(c.samples[0]).toBeCloseTo(1e9 / m.requestsPerSec, 0);
@@ -51,6 +54,7 @@ describe('wirespeed bench', () => {
       expect(m.peakRssBytes).toBeGreaterThan(10 * 1024 * 1024);
       expect(m.clientCpuShare).toBeGreaterThan(0);
       expect(m.latencyP99Ms).toBeGreaterThanOrEqual(m.latencyP50Ms);
+      expect(m.clientWrk).toBe(1);
     }
   });
 

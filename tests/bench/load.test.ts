@@ -1,0 +1,42 @@
+// The two load clients of the server suite measure the same thing: a real server process under
+// wrk and under autocannon (the fallback where wrk is missing), GET and POST, pipelined or not.
+import net from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAutocannon, runWrk, ServerProcess, type LoadSpec } from '../../bench/harness/load.js';
+
+const servers = new URL('../../dist/bench/peers/servers/node-servers.js', import.meta.url).pathname;
+let PORT = 0;
+let server: ServerProcess;
+
+beforeAll(async () => {
+  PORT = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  server = await ServerProcess.start({ command: [process.execPath, join(servers), 'wirespeed-node-light', String(PORT)], port: PORT });
+});
+afterAll(async () => server?.stop());
+
+describe('load clients', () => {
+  const specs: [string, LoadSpec][] = [
+    ['GET', { path: '/hello', connections: 8, durationSec: 1, pipeline: 1 }],
+    ['GET pipelined x4', { path: '/hello', connections: 8, durationSec: 1, pipeline: 4 }],
+    ['POST 1 KB', { path: '/echo', connections: 8, durationSec: 1, pipeline: 1, postBody: 'x'.repeat(1024) }],
+  ];
+  it.each(specs)('wrk and autocannon both load the server: %s', async (_, spec) => {
+    for (const run of [runWrk, runAutocannon]) {
+      const r = await run(server, PORT, spec);
+      expect(r.errors, run.name).toBe(0);
+      expect(r.requestsPerSec, run.name).toBeGreaterThan(500);
+      expect(r.serverCpuUsPerReq, run.name).toBeGreaterThan(0);
+      expect(r.latencyP99Ms, run.name).toBeGreaterThanOrEqual(r.latencyP50Ms);
+      expect(r.clientCpuShare, run.name).toBeGreaterThan(0);
+      // Little's law holds for a closed loop whichever client drives it.
+      expect(r.littleRatio, run.name).toBeGreaterThan(0.5);
+      expect(r.littleRatio, run.name).toBeLessThan(2);
+    }
+  });
+});
