@@ -7,7 +7,7 @@ import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { IpcChannel, portTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
+import { IpcChannel, portTransport, sharedRingPair, sharedRingTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
 import { frameBytes, type RoundTrip } from './ipc-message-channel.js';
 
 export type { RoundTrip };
@@ -101,6 +101,50 @@ export async function workerRaw(message: unknown): Promise<RoundTrip> {
       return back;
     },
     close: async () => void (await w.terminate()),
+  };
+}
+
+/** A Worker holding the other ends of a shared-memory ring pair, running `body` with `ends` in scope. */
+function ringWorker(body: string) {
+  const { a, b } = sharedRingPair();
+  const code = `const { workerData } = require('node:worker_threads');
+    const ends = workerData;
+    import(${JSON.stringify(ipcModule)}).then(({ IpcChannel, sharedRingTransport }) => { ${body} });`;
+  return { worker: new Worker(code, { eval: true, workerData: b }), ends: a };
+}
+
+export async function ringFramed(message: unknown): Promise<RoundTrip> {
+  const { worker: w, ends } = ringWorker(`new IpcChannel(sharedRingTransport(ends)).handle('echo', (v) => v);`);
+  const channel = new IpcChannel(sharedRingTransport(ends));
+  await channel.ready;
+  return { run: () => channel.request('echo', message), close: async () => (channel.close(), void (await w.terminate())) };
+}
+
+export async function ringRaw(message: unknown): Promise<RoundTrip> {
+  const { worker: w, ends } = ringWorker(`const t = sharedRingTransport(ends); t.start({ data: (c) => t.send(c), end() {} });`);
+  const transport = sharedRingTransport(ends);
+  const bytes = frameBytes(message);
+  let have = 0;
+  let resolve: (() => void) | null = null;
+  transport.start({
+    data(chunk) {
+      have += chunk.length;
+      if (have >= bytes.length && resolve) {
+        have -= bytes.length;
+        const done = resolve;
+        resolve = null;
+        done();
+      }
+    },
+    end() {},
+  });
+  return {
+    run() {
+      const back = new Promise<void>((r) => (resolve = r));
+      transport.send(bytes);
+      return back;
+    },
+    close: async () => (transport.close(), void (await w.terminate())),
   };
 }
 

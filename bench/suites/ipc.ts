@@ -60,6 +60,7 @@ export const ipcSuite: Suite = {
       trips.push(
         ['Unix socket', transports.socketFramed, transports.socketRaw],
         ['Worker MessagePort', transports.workerFramed, transports.workerRaw],
+        ['Worker SharedArrayBuffer ring', transports.ringFramed, transports.ringRaw],
         ['child process stdio', transports.childFramed, transports.childRaw],
       );
     }

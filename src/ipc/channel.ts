@@ -1,12 +1,19 @@
-// A request/response and event channel over any Transport: a Hello handshake (version, max frame,
-// codec), then typed frames with ids; requests time out or are cancelled, and the other side's
-// handler sees the cancellation through an AbortSignal.
+// A request/response, stream and event channel over any Transport: a Hello handshake (version, max
+// frame, codec), then typed frames with ids; requests time out or are cancelled, and the other
+// side's handler sees the cancellation through an AbortSignal. Streams carry items with
+// credit-based backpressure (stream-sender.ts, stream-receiver.ts).
 import { createCodec, jsonCodec, type Codec, type CodecName } from './codec.js';
 import { IpcError } from './errors.js';
 import { DEFAULT_MAX_FRAME, encodeFrame, FrameDecoder, FrameType, type Frame } from './frame.js';
+import { StreamReceiver } from './stream-receiver.js';
+import { StreamSender } from './stream-sender.js';
 import type { Transport } from './transport.js';
 
-export const PROTOCOL_VERSION = 1;
+/** 2: streams (STREAM, DATA, END, CREDIT frames). */
+export const PROTOCOL_VERSION = 2;
+/** Items a stream may have in flight and queued by default, and at most. */
+const DEFAULT_STREAM_WINDOW = 16;
+const MAX_STREAM_WINDOW = 65_536;
 
 export interface ChannelOptions {
   /**
@@ -24,6 +31,13 @@ export interface ChannelOptions {
 
 export interface RequestOptions {
   timeout?: number;
+  signal?: AbortSignal;
+}
+
+export interface StreamOptions {
+  /** Items in flight plus items not yet read (the credit window). Default 16. */
+  highWaterMark?: number;
+  /** Cancels the stream: the reader errors with ERR_CANCELLED, the handler's signal aborts. */
   signal?: AbortSignal;
 }
 
@@ -73,6 +87,9 @@ export class IpcChannel {
   private readonly listeners = new Map<string, ((data: unknown) => void)[]>();
   /** Requests being served; their AbortController is made only if the handler reads `signal`. */
   private readonly running = new Map<number, Serving>();
+  /** Streams this side reads, and streams this side's handlers feed. */
+  private readonly receivers = new Map<number, StreamReceiver<unknown>>();
+  private readonly senders = new Map<number, StreamSender>();
   private nextId = 1;
   private isReady = false;
   private failure: Error | null = null;
@@ -112,8 +129,7 @@ export class IpcChannel {
     if (!this.isReady) return this.ready.then(() => this.request<T>(method, params, options));
     if (this.failure) return Promise.reject(this.failure);
     if (options.signal?.aborted) return Promise.reject(new IpcError('ERR_CANCELLED', `${method} was cancelled`));
-    const id = this.nextId;
-    this.nextId = (this.nextId % 0xffff_fffe) + 1;
+    const id = this.allocateId();
     let frame: Uint8Array;
     try {
       frame = encodeFrame(FrameType.REQUEST, id, this.codec.encode([method, params ?? null]), this.maxFrame);
@@ -141,6 +157,40 @@ export class IpcChannel {
     });
   }
 
+  /**
+   * Calls `method` on the other side as a stream: its handler returns an iterable, an async
+   * iterable or a ReadableStream, and its items arrive here in order. The handler produces only
+   * as fast as this side reads (credit-based backpressure).
+   */
+  stream<T = unknown>(method: string, params?: unknown, options: StreamOptions = {}): ReadableStream<T> {
+    const window = options.highWaterMark ?? DEFAULT_STREAM_WINDOW;
+    if (!Number.isInteger(window) || window < 1 || window > MAX_STREAM_WINDOW) {
+      throw new RangeError(`highWaterMark must be an integer from 1 to ${MAX_STREAM_WINDOW}`);
+    }
+    const id = this.allocateId();
+    const receiver = new StreamReceiver<T>(window, (n) => this.sendCredit(id, n), () => this.cancelStream(id));
+    this.receivers.set(id, receiver as StreamReceiver<unknown>);
+    const cancelled = () => {
+      receiver.error(new IpcError('ERR_CANCELLED', `${method} was cancelled`));
+      this.cancelStream(id);
+    };
+    if (options.signal?.aborted) cancelled();
+    else options.signal?.addEventListener('abort', cancelled, { once: true });
+    const open = () => {
+      if (!this.receivers.has(id)) return;
+      if (this.failure) return receiver.error(this.failure);
+      try {
+        this.transport.send(encodeFrame(FrameType.STREAM, id, this.codec.encode([method, params ?? null, window]), this.maxFrame));
+      } catch (error) {
+        this.receivers.delete(id);
+        receiver.error(error as Error);
+      }
+    };
+    if (this.isReady) open();
+    else this.ready.then(open, (error: Error) => receiver.error(error));
+    return receiver.readable;
+  }
+
   /** Serves `method`; the handler's result (or thrown error) goes back to the caller. */
   handle(method: string, handler: Handler): this {
     this.handlers.set(method, handler);
@@ -164,6 +214,26 @@ export class IpcChannel {
     this.transport.close();
   }
 
+  private allocateId(): number {
+    const id = this.nextId;
+    this.nextId = (this.nextId % 0xffff_fffe) + 1;
+    return id;
+  }
+
+  private send(type: FrameType, id: number, payload: Uint8Array): void {
+    if (!this.failure) this.transport.send(encodeFrame(type, id, payload, this.maxFrame));
+  }
+
+  private sendCredit(id: number, n: number): void {
+    const payload = new Uint8Array(4);
+    new DataView(payload.buffer).setUint32(0, n);
+    this.send(FrameType.CREDIT, id, payload);
+  }
+
+  private cancelStream(id: number): void {
+    if (this.receivers.delete(id)) this.send(FrameType.CANCEL, id, new Uint8Array(0));
+  }
+
   private cancel(id: number, error: IpcError): void {
     const pending = this.pending.get(id);
     if (!pending) return;
@@ -184,6 +254,10 @@ export class IpcChannel {
     this.pending.clear();
     for (const serving of this.running.values()) serving.abort(error);
     this.running.clear();
+    for (const receiver of this.receivers.values()) receiver.error(error);
+    this.receivers.clear();
+    for (const sender of this.senders.values()) sender.stop();
+    this.senders.clear();
   }
 
   private receive(chunk: Uint8Array): void {
@@ -221,28 +295,70 @@ export class IpcChannel {
       }
       case FrameType.RESPONSE:
       case FrameType.ERROR: {
+        const receiver = this.receivers.get(frame.id);
+        if (receiver) {
+          this.receivers.delete(frame.id);
+          return receiver.error(remoteError(this.codec.decode(frame.payload)));
+        }
         const pending = this.pending.get(frame.id);
         if (!pending) return; // cancelled or timed out already
         this.pending.delete(frame.id);
         clearTimeout(pending.timer);
         const payload = this.codec.decode(frame.payload);
         if (frame.type === FrameType.RESPONSE) return pending.resolve(payload);
-        const { message, code } = payload as { message: string; code?: string };
-        const error = new IpcError(code === 'ERR_NO_HANDLER' ? 'ERR_NO_HANDLER' : 'ERR_REMOTE', message);
-        return pending.reject(error);
+        return pending.reject(remoteError(payload));
       }
       case FrameType.REQUEST:
         return this.serve(frame.id, this.codec.decode(frame.payload) as [string, unknown]);
       case FrameType.CANCEL:
         this.running.get(frame.id)?.abort(new IpcError('ERR_CANCELLED', 'the caller cancelled'));
         this.running.delete(frame.id);
+        this.senders.get(frame.id)?.stop();
         return;
+      case FrameType.STREAM:
+        return this.serveStream(frame.id, this.codec.decode(frame.payload) as [string, unknown, number]);
+      case FrameType.DATA:
+        return this.receivers.get(frame.id)?.item(this.codec.decode(frame.payload));
+      case FrameType.END:
+        this.receivers.get(frame.id)?.end();
+        this.receivers.delete(frame.id);
+        return;
+      case FrameType.CREDIT: {
+        if (frame.payload.length !== 4) throw new IpcError('ERR_CORRUPT_FRAME', `a CREDIT frame carries 4 bytes, not ${frame.payload.length}`);
+        const n = new DataView(frame.payload.buffer, frame.payload.byteOffset, 4).getUint32(0);
+        return this.senders.get(frame.id)?.grant(Math.min(n, MAX_STREAM_WINDOW));
+      }
       case FrameType.EVENT: {
         const [event, data] = this.codec.decode(frame.payload) as [string, unknown];
         for (const listener of this.listeners.get(event) ?? []) listener(data);
         return;
       }
     }
+  }
+
+  private serveStream(id: number, [method, params, credit]: [string, unknown, number]): void {
+    const handler = this.handlers.get(method);
+    const encodeError = (error: unknown, code?: string) => this.codec.encode({ message: error instanceof Error ? error.message : String(error), code });
+    if (!handler) return this.send(FrameType.ERROR, id, encodeError(`no handler for ${method}`, 'ERR_NO_HANDLER'));
+    const window = Number.isInteger(credit) && credit > 0 ? Math.min(credit, MAX_STREAM_WINDOW) : DEFAULT_STREAM_WINDOW;
+    const serving = new Serving();
+    const sender = new StreamSender(window, {
+      item: (value) => this.send(FrameType.DATA, id, this.codec.encode(value)),
+      end: () => this.send(FrameType.END, id, new Uint8Array(0)),
+      error: (error) => this.send(FrameType.ERROR, id, encodeError(error)),
+    });
+    this.running.set(id, serving);
+    this.senders.set(id, sender);
+    let source: unknown;
+    try {
+      source = handler(params, serving);
+    } catch (error) {
+      source = Promise.reject(error);
+    }
+    void sender.pump(source).finally(() => {
+      this.running.delete(id);
+      this.senders.delete(id);
+    });
   }
 
   private serve(id: number, [method, params]: [string, unknown]): void {
@@ -279,4 +395,10 @@ export class IpcChannel {
       }, fail)
       .finally(() => this.running.delete(id));
   }
+}
+
+/** The caller's error for an ERROR frame's payload. */
+function remoteError(payload: unknown): IpcError {
+  const { message, code } = payload as { message: string; code?: string };
+  return new IpcError(code === 'ERR_NO_HANDLER' ? 'ERR_NO_HANDLER' : 'ERR_REMOTE', message);
 }

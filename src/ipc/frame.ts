@@ -9,6 +9,14 @@ export const FrameType = {
   ERROR: 4,
   CANCEL: 5,
   EVENT: 6,
+  /** Opens a stream: [method, params, initial credit]. */
+  STREAM: 7,
+  /** One item of a stream. */
+  DATA: 8,
+  /** The stream ended (its errors come as ERROR frames). */
+  END: 9,
+  /** The receiver can take this many more items: u32 BE. */
+  CREDIT: 10,
 } as const;
 export type FrameType = (typeof FrameType)[keyof typeof FrameType];
 

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { socketPair as benchSocketPair } from '../../bench/peers/ipc-transports.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodeFrame, FrameType, IpcChannel, portTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
+import { encodeFrame, FrameType, IpcChannel, portTransport, sharedRingPair, sharedRingTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
 
 /** The bench's socket pair, named as these tests use it. */
 async function socketPair() {
@@ -133,5 +133,37 @@ describe('IPC over MessagePort', () => {
     expect(await channel.request('square', 12)).toBe(144);
     channel.close();
     await worker.terminate();
+  });
+});
+
+describe('IPC over a SharedArrayBuffer ring', () => {
+  it('talks to a real Worker through shared memory, with messages larger than the ring', async () => {
+    const { a, b } = sharedRingPair(4096);
+    const code = `
+      const { workerData } = require('node:worker_threads');
+      import(${JSON.stringify(new URL('../../dist/src/ipc/index.js', import.meta.url).href)}).then(({ IpcChannel, sharedRingTransport }) => {
+        new IpcChannel(sharedRingTransport(workerData)).handle('echo', (v) => v).handle('square', (n) => n * n);
+      });`;
+    const worker = new Worker(code, { eval: true, workerData: b });
+    const channel = new IpcChannel(sharedRingTransport(a));
+    expect(await channel.request('square', 12)).toBe(144);
+    const big = { rows: Array.from({ length: 5000 }, (_, i) => ({ i, name: `row ${i}` })) };
+    const answers = await Promise.all([channel.request('echo', big), ...Array.from({ length: 100 }, (_, i) => channel.request('square', i))]);
+    expect(answers[0]).toEqual(big);
+    expect(answers.slice(1)).toEqual(Array.from({ length: 100 }, (_, i) => i * i));
+    channel.close();
+    await worker.terminate();
+  });
+
+  it('ends the other side when one side closes', async () => {
+    const { a, b } = sharedRingPair();
+    const left = new IpcChannel(sharedRingTransport(a));
+    const right = new IpcChannel(sharedRingTransport(b));
+    left.handle('wait', () => new Promise(() => undefined));
+    await Promise.all([left.ready, right.ready]);
+    const pending = right.request('wait');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    left.close();
+    await expect(pending).rejects.toMatchObject({ code: 'ERR_CLOSED' });
   });
 });

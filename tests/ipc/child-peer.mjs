@@ -7,6 +7,9 @@ channel
   .handle('echo', (value) => value)
   .handle('pid', () => process.pid)
   .handle('slow', (_, { signal }) => new Promise((resolve) => signal.addEventListener('abort', () => resolve('aborted'))))
+  .handle('count', function* (n) {
+    for (let i = 0; i < n; i++) yield i;
+  })
   .handle('fail', () => {
     throw new Error('boom');
   });

@@ -1,0 +1,75 @@
+// The serving side of a stream: items of the handler's (async) iterable go out as DATA frames, one
+// per unit of credit the receiver granted. With no credit left the pump waits, so a slow consumer
+// holds the producer back instead of filling memory on either side.
+
+export interface StreamSink {
+  /** Sends one item; throws if it cannot be encoded or is over the frame limit. */
+  item(value: unknown): void;
+  end(): void;
+  error(error: unknown): void;
+}
+
+export class StreamSender {
+  private credit: number;
+  private wake: (() => void) | null = null;
+  private stopped = false;
+
+  constructor(
+    initialCredit: number,
+    private readonly sink: StreamSink,
+  ) {
+    this.credit = initialCredit;
+  }
+
+  /** The receiver read `n` more items. */
+  grant(n: number): void {
+    this.credit += n;
+    this.resume();
+  }
+
+  /** The receiver cancelled or the channel failed: stop at the next step and close the iterator. */
+  stop(): void {
+    this.stopped = true;
+    this.resume();
+  }
+
+  private resume(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+
+  /** Pumps `source` until it ends, fails, or `stop()`. */
+  async pump(source: unknown): Promise<void> {
+    let iterator: AsyncIterator<unknown> | Iterator<unknown>;
+    try {
+      iterator = iteratorOf(await source);
+    } catch (error) {
+      return this.sink.error(error);
+    }
+    try {
+      for (;;) {
+        while (this.credit <= 0 && !this.stopped) await new Promise<void>((resolve) => (this.wake = resolve));
+        if (this.stopped) break;
+        const next = await iterator.next();
+        if (this.stopped) break;
+        if (next.done) return this.sink.end();
+        this.credit--;
+        this.sink.item(next.value);
+      }
+      await iterator.return?.();
+    } catch (error) {
+      if (!this.stopped) this.sink.error(error);
+      await Promise.resolve(iterator.return?.()).catch(() => undefined);
+    }
+  }
+}
+
+function iteratorOf(value: unknown): AsyncIterator<unknown> | Iterator<unknown> {
+  const source = value as Partial<AsyncIterable<unknown> & Iterable<unknown>> | null;
+  const asyncIterator = source?.[Symbol.asyncIterator];
+  if (typeof asyncIterator === 'function') return asyncIterator.call(source);
+  const iterator = typeof source === 'string' ? undefined : source?.[Symbol.iterator];
+  if (typeof iterator === 'function') return iterator.call(source);
+  throw new TypeError('a stream handler must return an iterable, an async iterable or a ReadableStream');
+}

@@ -1,0 +1,161 @@
+// Streams over real transports: items in order, credit-based backpressure (a slow reader holds the
+// producer back), cancellation reaching the handler, errors mid-stream, and channel failure.
+import { spawn } from 'node:child_process';
+import { MessageChannel } from 'node:worker_threads';
+import { afterAll, describe, expect, it } from 'vitest';
+import { socketPair } from '../../bench/peers/ipc-transports.js';
+import { IpcChannel, portTransport, sharedRingPair, sharedRingTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function readAll<T>(stream: ReadableStream<T>): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of stream as unknown as AsyncIterable<T>) items.push(item);
+  return items;
+}
+
+interface Pair {
+  a: IpcChannel;
+  b: IpcChannel;
+  close(): void;
+}
+
+const transports: [string, () => Promise<Pair>][] = [
+  [
+    'a Unix domain socket',
+    async () => {
+      const pair = await socketPair();
+      const a = new IpcChannel(streamTransport(pair.client));
+      const b = new IpcChannel(streamTransport(pair.server), { maxFrame: 64 * 1024 });
+      return { a, b, close: () => (a.close(), pair.close()) };
+    },
+  ],
+  [
+    'a MessageChannel',
+    async () => {
+      const { port1, port2 } = new MessageChannel();
+      const a = new IpcChannel(portTransport(port1 as unknown as PortLike));
+      const b = new IpcChannel(portTransport(port2 as unknown as PortLike), { maxFrame: 64 * 1024 });
+      return { a, b, close: () => (a.close(), b.close()) };
+    },
+  ],
+  [
+    'a SharedArrayBuffer ring (small, so items wrap around it)',
+    async () => {
+      const { a: left, b: right } = sharedRingPair(256);
+      const a = new IpcChannel(sharedRingTransport(left));
+      const b = new IpcChannel(sharedRingTransport(right), { maxFrame: 64 * 1024 });
+      return { a, b, close: () => (a.close(), b.close()) };
+    },
+  ],
+];
+
+describe.each(transports)('IPC streams over %s', (_, connect) => {
+  const state = { produced: 0, finished: 0, aborted: 0 };
+  let pair: Pair;
+  afterAll(() => pair?.close());
+
+  it('delivers every item in order, from sync, async and ReadableStream sources, many streams at once', async () => {
+    pair = await connect();
+    const { a, b } = pair;
+    b.handle('range', function* (n) {
+      for (let i = 0; i < (n as number); i++) yield { i, text: `item ${i}` };
+    });
+    b.handle('ticks', async function* (n) {
+      for (let i = 0; i < (n as number); i++) {
+        await sleep(1);
+        yield i;
+      }
+    });
+    b.handle('web', () => new ReadableStream({ start: (c) => (c.enqueue('x'), c.enqueue('y'), c.close()) }));
+    b.handle('counted', async function* (_n, { signal }) {
+      try {
+        for (let i = 0; !signal.aborted; i++) {
+          state.produced++;
+          yield i;
+        }
+      } finally {
+        state.finished++;
+      }
+    });
+    b.handle('abortable', async function* (_n, { signal }) {
+      signal.addEventListener('abort', () => state.aborted++);
+      for (let i = 0; ; i++) {
+        await sleep(2);
+        yield i;
+      }
+    });
+    b.handle('breaks', function* () {
+      yield 1;
+      yield 2;
+      throw new Error('source broke');
+    });
+    b.handle('huge', function* () {
+      yield 'small';
+      yield 'x'.repeat(100 * 1024);
+    });
+    b.handle('not-iterable', () => 42);
+
+    const [range, ticks, web] = await Promise.all([readAll(a.stream('range', 1000)), readAll(a.stream('ticks', 20, { highWaterMark: 2 })), readAll(a.stream('web'))]);
+    expect(range).toEqual(Array.from({ length: 1000 }, (_, i) => ({ i, text: `item ${i}` })));
+    expect(ticks).toEqual([...Array(20).keys()]);
+    expect(web).toEqual(['x', 'y']);
+    expect(await readAll(a.stream('range', 0))).toEqual([]);
+  });
+
+  it('holds a producer to the credit the reader gave: a slow reader bounds what is made', async () => {
+    const reader = pair.a.stream<number>('counted', null, { highWaterMark: 8 }).getReader();
+    for (let i = 0; i < 3; i++) expect((await reader.read()).value).toBe(i);
+    await sleep(200);
+    // 3 read + at most the window of 8 (in flight or queued) + the one being made.
+    expect(state.produced).toBeLessThanOrEqual(3 + 8 + 1);
+    const before = state.produced;
+    for (let i = 3; i < 40; i++) expect((await reader.read()).value).toBe(i);
+    expect(state.produced).toBeGreaterThan(before);
+    await reader.cancel();
+    await sleep(100);
+    expect(state.finished).toBe(1);
+  });
+
+  it('cancels: by the reader or by a signal, and the handler sees it', async () => {
+    const reader = pair.a.stream<number>('abortable').getReader();
+    expect((await reader.read()).value).toBe(0);
+    await reader.cancel();
+    await expect.poll(() => state.aborted).toBe(1);
+    const controller = new AbortController();
+    const stream = pair.a.stream('abortable', null, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(readAll(stream)).rejects.toMatchObject({ code: 'ERR_CANCELLED' });
+    await expect.poll(() => state.aborted).toBe(2);
+    expect(await pair.a.request('nope').catch((e: { code: string }) => e.code)).toBe('ERR_NO_HANDLER'); // still usable
+  });
+
+  it('reports a broken source, an oversize item, a non-iterable result and a missing handler', async () => {
+    const reader = pair.a.stream('breaks').getReader();
+    expect([(await reader.read()).value, (await reader.read()).value]).toEqual([1, 2]);
+    await expect(reader.read()).rejects.toMatchObject({ code: 'ERR_REMOTE', message: 'source broke' });
+    await expect(readAll(pair.a.stream('huge'))).rejects.toMatchObject({ code: 'ERR_REMOTE', message: expect.stringMatching(/over the 65536-byte limit/) });
+    await expect(readAll(pair.a.stream('not-iterable'))).rejects.toMatchObject({ code: 'ERR_REMOTE', message: expect.stringMatching(/must return an iterable/) });
+    await expect(readAll(pair.a.stream('missing'))).rejects.toMatchObject({ code: 'ERR_NO_HANDLER' });
+    expect(() => pair.a.stream('range', 1, { highWaterMark: 0 })).toThrow(RangeError);
+  });
+
+  it('errors open streams when the channel closes', async () => {
+    const reader = pair.a.stream<number>('abortable').getReader();
+    await reader.read();
+    pair.a.close();
+    await expect(reader.read()).rejects.toMatchObject({ code: 'ERR_CLOSED' });
+  });
+});
+
+describe('IPC streams to a child process', () => {
+  it('reads a generator of a real child over its stdio', async () => {
+    const script = new URL('./child-peer.mjs', import.meta.url).pathname;
+    const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const channel = new IpcChannel(streamTransport(child.stdout, child.stdin));
+    expect(await readAll(channel.stream('count', 5000, { highWaterMark: 32 }))).toEqual([...Array(5000).keys()]);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    channel.notify('bye');
+    expect(await exited).toBe(0);
+  });
+});
