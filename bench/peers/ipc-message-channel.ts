@@ -23,19 +23,28 @@ export async function messageChannelFramed(message: unknown): Promise<RoundTrip>
   };
 }
 
+/** The raw case over a port whose other end echoes: each run posts a copy of `bytes` and waits for it. */
+export function portEchoRoundTrip(port: { postMessage(message: unknown, transfer: Transferable[]): void }, bytes: Uint8Array, close: () => Promise<void>) {
+  let resolve: (() => void) | null = null;
+  return {
+    /** Call on every message back from the echo. */
+    received: () => resolve?.(),
+    trip: {
+      run() {
+        const copy = bytes.slice();
+        const back = new Promise<void>((r) => (resolve = r));
+        port.postMessage(copy, [copy.buffer]);
+        return back;
+      },
+      close,
+    } satisfies RoundTrip,
+  };
+}
+
 export async function messageChannelRaw(message: unknown): Promise<RoundTrip> {
   const { port1, port2 } = new MessageChannel();
-  const bytes = frameBytes(message);
   port2.onmessage = (event: MessageEvent<Uint8Array>) => port2.postMessage(event.data, [event.data.buffer]);
-  let resolve: (() => void) | null = null;
-  port1.onmessage = () => resolve?.();
-  return {
-    run() {
-      const copy = bytes.slice();
-      const back = new Promise<void>((r) => (resolve = r));
-      port1.postMessage(copy, [copy.buffer]);
-      return back;
-    },
-    close: async () => (port1.close(), port2.close()),
-  };
+  const { received, trip } = portEchoRoundTrip(port1, frameBytes(message), async () => (port1.close(), port2.close()));
+  port1.onmessage = received;
+  return trip;
 }

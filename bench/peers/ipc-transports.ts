@@ -7,12 +7,14 @@ import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { IpcChannel, portTransport, sharedRingPair, sharedRingTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
-import { frameBytes, type RoundTrip } from './ipc-message-channel.js';
+import { IpcChannel, portTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
+import { sharedRingPair, sharedRingTransport } from './ipc-shared-ring.js';
+import { frameBytes, portEchoRoundTrip, type RoundTrip } from './ipc-message-channel.js';
 
 export type { RoundTrip };
 
 const ipcModule = new URL('../../src/ipc/index.js', import.meta.url).href;
+const ringModule = new URL('./ipc-shared-ring.js', import.meta.url).href;
 
 /** Resolves each `expect(n)` once n more bytes have arrived. */
 function byteCounter(source: { on(event: 'data', listener: (chunk: Uint8Array) => void): unknown }) {
@@ -90,18 +92,9 @@ export async function workerFramed(message: unknown): Promise<RoundTrip> {
 
 export async function workerRaw(message: unknown): Promise<RoundTrip> {
   const { worker: w, port } = worker(`port.on('message', (m) => port.postMessage(m, [m.buffer]));`);
-  const bytes = frameBytes(message);
-  let resolve: (() => void) | null = null;
-  port.on('message', () => resolve?.());
-  return {
-    run() {
-      const copy = bytes.slice();
-      const back = new Promise<void>((r) => (resolve = r));
-      port.postMessage(copy, [copy.buffer]);
-      return back;
-    },
-    close: async () => void (await w.terminate()),
-  };
+  const { received, trip } = portEchoRoundTrip(port as unknown as PortLike, frameBytes(message), async () => void (await w.terminate()));
+  port.on('message', received);
+  return trip;
 }
 
 /** A Worker holding the other ends of a shared-memory ring pair, running `body` with `ends` in scope. */
@@ -109,7 +102,8 @@ function ringWorker(body: string) {
   const { a, b } = sharedRingPair();
   const code = `const { workerData } = require('node:worker_threads');
     const ends = workerData;
-    import(${JSON.stringify(ipcModule)}).then(({ IpcChannel, sharedRingTransport }) => { ${body} });`;
+    Promise.all([import(${JSON.stringify(ipcModule)}), import(${JSON.stringify(ringModule)})])
+      .then(([{ IpcChannel }, { sharedRingTransport }]) => { ${body} });`;
   return { worker: new Worker(code, { eval: true, workerData: b }), ends: a };
 }
 

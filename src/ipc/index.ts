@@ -4,5 +4,4 @@ export { IpcError, type IpcErrorCode } from './errors.js';
 export { DEFAULT_MAX_FRAME, encodeFrame, FRAME_HEADER, FrameDecoder, FrameType, type Frame } from './frame.js';
 export type { Receiver, Transport } from './transport.js';
 export { portTransport, type PortLike } from './transports/port.js';
-export { sharedRingPair, sharedRingTransport, type SharedRingEnds } from './transports/shared-ring.js';
 export { streamTransport } from './transports/stream.js';

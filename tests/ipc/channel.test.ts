@@ -2,9 +2,10 @@
 // and a Worker.
 import { spawn } from 'node:child_process';
 import { MessageChannel, Worker } from 'node:worker_threads';
+import { sharedRingPair, sharedRingTransport } from '../../bench/peers/ipc-shared-ring.js';
 import { socketPair as benchSocketPair } from '../../bench/peers/ipc-transports.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodeFrame, FrameType, IpcChannel, portTransport, sharedRingPair, sharedRingTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
+import { encodeFrame, FrameType, IpcChannel, portTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
 
 /** The bench's socket pair, named as these tests use it. */
 async function socketPair() {
@@ -141,7 +142,10 @@ describe('IPC over a SharedArrayBuffer ring', () => {
     const { a, b } = sharedRingPair(4096);
     const code = `
       const { workerData } = require('node:worker_threads');
-      import(${JSON.stringify(new URL('../../dist/src/ipc/index.js', import.meta.url).href)}).then(({ IpcChannel, sharedRingTransport }) => {
+      Promise.all([
+        import(${JSON.stringify(new URL('../../dist/src/ipc/index.js', import.meta.url).href)}),
+        import(${JSON.stringify(new URL('../../dist/bench/peers/ipc-shared-ring.js', import.meta.url).href)}),
+      ]).then(([{ IpcChannel }, { sharedRingTransport }]) => {
         new IpcChannel(sharedRingTransport(workerData)).handle('echo', (v) => v).handle('square', (n) => n * n);
       });`;
     const worker = new Worker(code, { eval: true, workerData: b });

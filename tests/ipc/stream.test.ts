@@ -3,8 +3,9 @@
 import { spawn } from 'node:child_process';
 import { MessageChannel } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sharedRingPair, sharedRingTransport } from '../../bench/peers/ipc-shared-ring.js';
 import { socketPair } from '../../bench/peers/ipc-transports.js';
-import { IpcChannel, portTransport, sharedRingPair, sharedRingTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
+import { IpcChannel, portTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

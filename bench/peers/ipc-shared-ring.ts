@@ -1,9 +1,12 @@
-// Two threads sharing memory: each direction is a single-producer single-consumer byte ring in a
-// SharedArrayBuffer. The writer copies bytes in and bumps `tail`; the reader copies them out and
+// The experiment the ipc suite measures against postMessage: two threads sharing memory, each
+// direction a single-producer single-consumer byte ring in a SharedArrayBuffer. It is not part of
+// wirespeed/ipc because it measured slower than a MessagePort for small messages on Node 20 (see
+// the README's IPC table); it is kept, tested, so the comparison can be re-run.
+// The writer copies bytes in and bumps `tail`; the reader copies them out and
 // bumps `head`; each side sleeps with Atomics.waitAsync (never blocking its thread) until the other
 // moves. Frames already carry their length, so the ring is a plain byte pipe. Needs shared memory:
 // Node, Deno, and browsers only when cross-origin isolated.
-import type { Transport } from '../transport.js';
+import type { Transport } from '../../src/ipc/index.js';
 
 /** Int32 slots before the data: head, tail (free-running byte counters), closed flag. */
 const HEAD = 0;
