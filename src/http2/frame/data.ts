@@ -1,0 +1,23 @@
+// DATA (RFC 9113 §6.1).
+import { ConnectionError } from '../errors.js';
+import { Flag, frame, FrameType, type FrameHeader } from './header.js';
+import { unpad } from './padding.js';
+
+export interface DataFrame {
+  type: 'data';
+  streamId: number;
+  data: Uint8Array;
+  endStream: boolean;
+  /** The whole payload length, padding included: what flow control counts (§6.9.1). */
+  flowLength: number;
+}
+
+export function parseData(header: FrameHeader, payload: Uint8Array): DataFrame {
+  // §6.1: DATA on stream 0 is a connection error PROTOCOL_ERROR.
+  if (header.streamId === 0) throw new ConnectionError('PROTOCOL_ERROR', 'DATA on stream 0');
+  return { type: 'data', streamId: header.streamId, data: unpad(header, payload), endStream: (header.flags & Flag.END_STREAM) !== 0, flowLength: payload.length };
+}
+
+export function encodeData(streamId: number, data: Uint8Array, endStream: boolean): Uint8Array {
+  return frame(FrameType.DATA, endStream ? Flag.END_STREAM : 0, streamId, data);
+}

@@ -1,0 +1,83 @@
+// The 9-byte frame header (RFC 9113 §4.1): length (24), type (8), flags (8), R + stream id (31).
+
+export const FRAME_HEADER_SIZE = 9;
+
+/** Frame types (RFC 9113 §6). Other values are extension frames, ignored (§5.5). */
+export const FrameType = {
+  DATA: 0x0,
+  HEADERS: 0x1,
+  PRIORITY: 0x2,
+  RST_STREAM: 0x3,
+  SETTINGS: 0x4,
+  PUSH_PROMISE: 0x5,
+  PING: 0x6,
+  GOAWAY: 0x7,
+  WINDOW_UPDATE: 0x8,
+  CONTINUATION: 0x9,
+} as const;
+
+export const Flag = {
+  END_STREAM: 0x1,
+  ACK: 0x1,
+  END_HEADERS: 0x4,
+  PADDED: 0x8,
+  PRIORITY: 0x20,
+} as const;
+
+/** SETTINGS_MAX_FRAME_SIZE bounds (§6.5.2): the initial value, and the largest allowed. */
+export const DEFAULT_MAX_FRAME_SIZE = 16_384;
+export const MAX_MAX_FRAME_SIZE = 16_777_215;
+/** Flow-control windows never exceed 2^31-1 (§6.9.1). */
+export const MAX_WINDOW = 0x7fff_ffff;
+
+export interface FrameHeader {
+  length: number;
+  type: number;
+  flags: number;
+  /** The reserved bit is ignored on receipt (§4.1). */
+  streamId: number;
+}
+
+export function readFrameHeader(bytes: Uint8Array, at = 0): FrameHeader {
+  return {
+    length: (bytes[at] << 16) | (bytes[at + 1] << 8) | bytes[at + 2],
+    type: bytes[at + 3],
+    flags: bytes[at + 4],
+    streamId: ((bytes[at + 5] & 0x7f) << 24) | (bytes[at + 6] << 16) | (bytes[at + 7] << 8) | bytes[at + 8],
+  };
+}
+
+/** A frame: header then `payload`, in one new buffer. The reserved bit is sent as 0. */
+export function frame(type: number, flags: number, streamId: number, payload: Uint8Array = EMPTY): Uint8Array {
+  const out = new Uint8Array(FRAME_HEADER_SIZE + payload.length);
+  const length = payload.length;
+  out[0] = length >>> 16;
+  out[1] = (length >>> 8) & 0xff;
+  out[2] = length & 0xff;
+  out[3] = type;
+  out[4] = flags;
+  out[5] = (streamId >>> 24) & 0x7f;
+  out[6] = (streamId >>> 16) & 0xff;
+  out[7] = (streamId >>> 8) & 0xff;
+  out[8] = streamId & 0xff;
+  out.set(payload, FRAME_HEADER_SIZE);
+  return out;
+}
+
+export const EMPTY = new Uint8Array(0);
+
+/** A 31-bit value at `at` (the high bit is reserved). */
+export function readUint31(bytes: Uint8Array, at: number): number {
+  return (((bytes[at] & 0x7f) << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
+}
+
+export function readUint32(bytes: Uint8Array, at: number): number {
+  return ((bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
+}
+
+export function writeUint32(bytes: Uint8Array, at: number, value: number): void {
+  bytes[at] = value >>> 24;
+  bytes[at + 1] = (value >>> 16) & 0xff;
+  bytes[at + 2] = (value >>> 8) & 0xff;
+  bytes[at + 3] = value & 0xff;
+}

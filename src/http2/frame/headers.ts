@@ -1,0 +1,37 @@
+// HEADERS (RFC 9113 §6.2): a header block fragment, maybe padded, maybe with (deprecated)
+// priority fields, which are parsed and ignored (§5.3.2).
+import { ConnectionError, StreamError } from '../errors.js';
+import { Flag, frame, FrameType, readUint31, type FrameHeader } from './header.js';
+import { unpad } from './padding.js';
+
+export interface HeadersFrame {
+  type: 'headers';
+  streamId: number;
+  fragment: Uint8Array;
+  endStream: boolean;
+  endHeaders: boolean;
+}
+
+export function parseHeaders(header: FrameHeader, payload: Uint8Array): HeadersFrame {
+  // §6.2: HEADERS on stream 0 is a connection error PROTOCOL_ERROR.
+  if (header.streamId === 0) throw new ConnectionError('PROTOCOL_ERROR', 'HEADERS on stream 0');
+  const prioritized = (header.flags & Flag.PRIORITY) !== 0;
+  let fragment = unpad(header, payload, prioritized ? 5 : 0);
+  if (prioritized) {
+    // §5.3.1: a stream cannot depend on itself (stream error PROTOCOL_ERROR).
+    if (readUint31(fragment, 0) === header.streamId) throw new StreamError(header.streamId, 'PROTOCOL_ERROR', 'a stream cannot depend on itself');
+    fragment = fragment.subarray(5);
+  }
+  return { type: 'headers', streamId: header.streamId, fragment, endStream: (header.flags & Flag.END_STREAM) !== 0, endHeaders: (header.flags & Flag.END_HEADERS) !== 0 };
+}
+
+/** HEADERS then CONTINUATION frames for a block larger than `maxFrameSize` (§4.3). */
+export function encodeHeaders(streamId: number, block: Uint8Array, endStream: boolean, maxFrameSize: number): Uint8Array[] {
+  const first = block.subarray(0, maxFrameSize);
+  const frames = [frame(FrameType.HEADERS, (endStream ? Flag.END_STREAM : 0) | (block.length <= maxFrameSize ? Flag.END_HEADERS : 0), streamId, first)];
+  for (let at = maxFrameSize; at < block.length; at += maxFrameSize) {
+    const last = at + maxFrameSize >= block.length;
+    frames.push(frame(FrameType.CONTINUATION, last ? Flag.END_HEADERS : 0, streamId, block.subarray(at, at + maxFrameSize)));
+  }
+  return frames;
+}

@@ -1,0 +1,61 @@
+// Splits a connection's bytes into frames: the client preface first (RFC 9113 §3.4), then frames
+// of at most SETTINGS_MAX_FRAME_SIZE (§4.2), from chunks split anywhere.
+import { ConnectionError } from '../errors.js';
+import { DEFAULT_MAX_FRAME_SIZE, FRAME_HEADER_SIZE, readFrameHeader, type FrameHeader } from './header.js';
+
+/** "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" (§3.4). */
+export const CLIENT_PREFACE = new TextEncoder().encode('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+
+export interface RawFrame {
+  header: FrameHeader;
+  /** A view into the reader's buffer: valid until the next push. */
+  payload: Uint8Array;
+}
+
+export class FrameReader {
+  private buffer = new Uint8Array(0);
+  private prefaceSeen: boolean;
+
+  /** `maxFrameSize`: what this side advertised (SETTINGS_MAX_FRAME_SIZE). */
+  constructor(
+    public maxFrameSize = DEFAULT_MAX_FRAME_SIZE,
+    options: { preface?: boolean } = {},
+  ) {
+    this.prefaceSeen = options.preface === false;
+  }
+
+  /** Adds `chunk`; returns the whole frames now available. Throws ConnectionError on bad input. */
+  push(chunk: Uint8Array): RawFrame[] {
+    let data = chunk;
+    if (this.buffer.length) {
+      data = new Uint8Array(this.buffer.length + chunk.length);
+      data.set(this.buffer);
+      data.set(chunk, this.buffer.length);
+    }
+    let at = 0;
+    if (!this.prefaceSeen) {
+      const n = Math.min(data.length, CLIENT_PREFACE.length);
+      for (let i = 0; i < n; i++) {
+        if (data[i] !== CLIENT_PREFACE[i]) throw new ConnectionError('PROTOCOL_ERROR', 'the connection did not start with the HTTP/2 client preface');
+      }
+      if (n < CLIENT_PREFACE.length) {
+        this.buffer = data.slice();
+        return [];
+      }
+      this.prefaceSeen = true;
+      at = CLIENT_PREFACE.length;
+    }
+    const frames: RawFrame[] = [];
+    while (data.length - at >= FRAME_HEADER_SIZE) {
+      const header = readFrameHeader(data, at);
+      // §4.2: a frame over SETTINGS_MAX_FRAME_SIZE is FRAME_SIZE_ERROR.
+      if (header.length > this.maxFrameSize) throw new ConnectionError('FRAME_SIZE_ERROR', `a ${header.length}-byte frame is over the ${this.maxFrameSize}-byte limit`);
+      if (data.length - at - FRAME_HEADER_SIZE < header.length) break;
+      const start = at + FRAME_HEADER_SIZE;
+      frames.push({ header, payload: data.subarray(start, start + header.length) });
+      at = start + header.length;
+    }
+    this.buffer = at === data.length ? new Uint8Array(0) : data.slice(at);
+    return frames;
+  }
+}

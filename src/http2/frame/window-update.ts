@@ -1,0 +1,28 @@
+// WINDOW_UPDATE (RFC 9113 §6.9).
+import { ConnectionError, StreamError } from '../errors.js';
+import { frame, FrameType, readUint31, writeUint32, type FrameHeader } from './header.js';
+
+export interface WindowUpdateFrame {
+  type: 'window_update';
+  /** 0: the connection's window. */
+  streamId: number;
+  increment: number;
+}
+
+export function parseWindowUpdate(header: FrameHeader, payload: Uint8Array): WindowUpdateFrame {
+  // §6.9: not 4 bytes, a connection error FRAME_SIZE_ERROR.
+  if (payload.length !== 4) throw new ConnectionError('FRAME_SIZE_ERROR', `WINDOW_UPDATE of ${payload.length} bytes`);
+  const increment = readUint31(payload, 0);
+  // §6.9: an increment of 0 is PROTOCOL_ERROR: a stream error on a stream, a connection error on 0.
+  if (increment === 0) {
+    if (header.streamId === 0) throw new ConnectionError('PROTOCOL_ERROR', 'WINDOW_UPDATE of 0 on the connection');
+    throw new StreamError(header.streamId, 'PROTOCOL_ERROR', 'WINDOW_UPDATE of 0');
+  }
+  return { type: 'window_update', streamId: header.streamId, increment };
+}
+
+export function encodeWindowUpdate(streamId: number, increment: number): Uint8Array {
+  const payload = new Uint8Array(4);
+  writeUint32(payload, 0, increment & 0x7fff_ffff);
+  return frame(FrameType.WINDOW_UPDATE, 0, streamId, payload);
+}
