@@ -1,0 +1,98 @@
+// A decoded request header list to a request (RFC 9113 §8.2, §8.3). Any rule broken makes the
+// request malformed, which is a stream error PROTOCOL_ERROR (§8.1.1): the connection goes on.
+import { StreamError } from './errors.js';
+
+export type FieldList = [name: string, value: string][];
+
+export interface RequestFields {
+  method: string;
+  scheme: string;
+  /** :authority, or the Host field when it is absent (§8.3.1). */
+  authority: string | null;
+  /** Absent only for CONNECT (§8.5). */
+  path: string;
+  /** Regular fields; cookie crumbs joined into one field (§8.2.3). */
+  headers: FieldList;
+  /** The Content-Length field, checked against the DATA received (§8.1.1); null when absent. */
+  contentLength: number | null;
+}
+
+const REQUEST_PSEUDO = new Set([':method', ':scheme', ':authority', ':path']);
+/** Connection-specific fields (§8.2.2). */
+const CONNECTION_SPECIFIC = new Set(['connection', 'proxy-connection', 'keep-alive', 'transfer-encoding', 'upgrade']);
+/** §8.2.1: names are lowercase, with no control, space, DEL or non-ASCII; pseudo names start with ':'. */
+const BAD_NAME = /[\x00-\x20A-Z\x7f-\uffff]/;
+/** §8.2.1: no NUL, CR or LF, and no leading or trailing space or tab. */
+const BAD_VALUE = /[\0\r\n]|^[ \t]|[ \t]$/;
+
+function malformed(streamId: number, why: string): StreamError {
+  return new StreamError(streamId, 'PROTOCOL_ERROR', `malformed request: ${why}`);
+}
+
+function checkField(streamId: number, name: string, value: string, pseudo: boolean): void {
+  if (name.length === 0 || BAD_NAME.test(pseudo ? name.slice(1) : name)) throw malformed(streamId, `field name ${JSON.stringify(name)}`);
+  if (BAD_VALUE.test(value)) throw malformed(streamId, `value of ${name}`);
+}
+
+export function requestFields(streamId: number, list: FieldList): RequestFields {
+  const pseudo = new Map<string, string>();
+  const headers: FieldList = [];
+  const cookies: string[] = [];
+  let contentLength: number | null = null;
+  let host: string | null = null;
+  let regularSeen = false;
+  for (const [name, value] of list) {
+    if (name.charCodeAt(0) === 58 /* : */) {
+      // §8.3: only the defined request pseudo-fields, each once, all before any regular field.
+      if (!REQUEST_PSEUDO.has(name)) throw malformed(streamId, `pseudo-header ${name}`);
+      if (regularSeen) throw malformed(streamId, `${name} after a regular field`);
+      if (pseudo.has(name)) throw malformed(streamId, `${name} twice`);
+      checkField(streamId, name, value, true);
+      pseudo.set(name, value);
+      continue;
+    }
+    regularSeen = true;
+    checkField(streamId, name, value, false);
+    if (CONNECTION_SPECIFIC.has(name)) throw malformed(streamId, `connection-specific field ${name}`);
+    // §8.2.2: TE may only say "trailers".
+    if (name === 'te' && value !== 'trailers') throw malformed(streamId, `te: ${value}`);
+    if (name === 'content-length') {
+      if (!/^\d{1,15}$/.test(value) || (contentLength !== null && contentLength !== Number(value))) throw malformed(streamId, `content-length ${value}`);
+      contentLength = Number(value);
+    }
+    if (name === 'host') host = value;
+    if (name === 'cookie') {
+      cookies.push(value);
+      continue;
+    }
+    headers.push([name, value]);
+  }
+  if (cookies.length) headers.push(['cookie', cookies.join('; ')]);
+
+  const method = pseudo.get(':method');
+  if (method === undefined) throw malformed(streamId, 'no :method');
+  const authority = pseudo.get(':authority') ?? null;
+  // §8.3.1: a Host naming another entity than :authority makes the request malformed.
+  if (authority !== null && host !== null && host !== authority) throw malformed(streamId, 'host differs from :authority');
+  if (method === 'CONNECT') {
+    // §8.5: CONNECT has :authority and neither :scheme nor :path.
+    if (authority === null || pseudo.has(':scheme') || pseudo.has(':path')) throw malformed(streamId, 'CONNECT pseudo-headers');
+    return { method, scheme: '', authority, path: '', headers, contentLength };
+  }
+  const scheme = pseudo.get(':scheme');
+  const path = pseudo.get(':path');
+  if (scheme === undefined) throw malformed(streamId, 'no :scheme');
+  // §8.3.1: :path is not empty; for http(s) it is origin-form, or '*' for OPTIONS.
+  if (path === undefined || path === '') throw malformed(streamId, 'no :path');
+  if ((scheme === 'http' || scheme === 'https') && path[0] !== '/' && !(path === '*' && method === 'OPTIONS')) throw malformed(streamId, `:path ${path}`);
+  return { method, scheme, authority: authority ?? host, path, headers, contentLength };
+}
+
+/** Trailers: regular fields only (§8.1). */
+export function trailerFields(streamId: number, list: FieldList): FieldList {
+  for (const [name, value] of list) {
+    if (name.charCodeAt(0) === 58) throw malformed(streamId, `pseudo-header ${name} in trailers`);
+    checkField(streamId, name, value, false);
+  }
+  return list;
+}

@@ -1,0 +1,78 @@
+// Request header lists checked as RFC 9113 §8.2–§8.3 require; every malformed one is a stream
+// error PROTOCOL_ERROR on its own stream.
+import { describe, expect, it } from 'vitest';
+import { StreamError } from '../../src/http2/errors.js';
+import { requestFields, trailerFields, type FieldList } from '../../src/http2/request-fields.js';
+
+const base: FieldList = [
+  [':method', 'GET'],
+  [':scheme', 'https'],
+  [':authority', 'example.com'],
+  [':path', '/a?b=1'],
+];
+
+describe('request fields (§8.3)', () => {
+  it('takes the pseudo-headers and keeps regular fields, joining cookie crumbs (§8.2.3)', () => {
+    const fields = requestFields(1, [...base, ['accept', '*/*'], ['cookie', 'a=1'], ['content-length', '3'], ['cookie', 'b=2']]);
+    expect(fields).toEqual({
+      method: 'GET',
+      scheme: 'https',
+      authority: 'example.com',
+      path: '/a?b=1',
+      headers: [['accept', '*/*'], ['content-length', '3'], ['cookie', 'a=1; b=2']],
+      contentLength: 3,
+    });
+  });
+
+  it('falls back to Host without :authority; OPTIONS * and CONNECT have their own forms', () => {
+    expect(requestFields(1, [[':method', 'GET'], [':scheme', 'http'], [':path', '/'], ['host', 'h.test']]).authority).toBe('h.test');
+    expect(requestFields(1, [[':method', 'OPTIONS'], [':scheme', 'https'], [':path', '*']]).path).toBe('*');
+    expect(requestFields(1, [[':method', 'CONNECT'], [':authority', 'h.test:443']])).toMatchObject({ method: 'CONNECT', path: '', authority: 'h.test:443' });
+  });
+
+  const malformed: [string, FieldList][] = [
+    ['no :method', base.filter(([n]) => n !== ':method')],
+    ['no :scheme', base.filter(([n]) => n !== ':scheme')],
+    ['no :path', base.filter(([n]) => n !== ':path')],
+    ['an empty :path', [...base.slice(0, 3), [':path', '']]],
+    ['a :path not in origin form', [...base.slice(0, 3), [':path', 'a/b']]],
+    ['* for GET', [...base.slice(0, 3), [':path', '*']]],
+    ['an unknown pseudo-header', [...base, [':protocol', 'x']]],
+    [':status in a request', [...base, [':status', '200']]],
+    ['a pseudo-header twice', [...base, [':path', '/again']]],
+    ['a pseudo-header after a regular field', [base[0], base[1], ['accept', '*/*'], base[2], base[3]]],
+    ['an uppercase name (§8.2.1)', [...base, ['Accept', '*/*']]],
+    ['a space in a name', [...base, ['x y', '1']]],
+    ['a CR LF in a value', [...base, ['x', 'a\r\nb']]],
+    ['a value with leading space', [...base, ['x', ' a']]],
+    ['connection (§8.2.2)', [...base, ['connection', 'keep-alive']]],
+    ['transfer-encoding', [...base, ['transfer-encoding', 'chunked']]],
+    ['upgrade', [...base, ['upgrade', 'websocket']]],
+    ['keep-alive', [...base, ['keep-alive', '5']]],
+    ['te other than trailers', [...base, ['te', 'gzip']]],
+    ['two different content-lengths', [...base, ['content-length', '1'], ['content-length', '2']]],
+    ['a content-length that is not a number', [...base, ['content-length', '1e3']]],
+    ['a Host naming another entity', [...base, ['host', 'other.test']]],
+    ['CONNECT with a :path', [[':method', 'CONNECT'], [':authority', 'h:1'], [':path', '/']]],
+    ['CONNECT without :authority', [[':method', 'CONNECT']]],
+  ];
+  it.each(malformed)('refuses %s with a stream error PROTOCOL_ERROR', (_, list) => {
+    let error: unknown;
+    try {
+      requestFields(7, list);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(StreamError);
+    expect(error).toMatchObject({ streamId: 7, code: 'PROTOCOL_ERROR' });
+  });
+
+  it('accepts te: trailers and repeated equal content-lengths', () => {
+    expect(requestFields(1, [...base, ['te', 'trailers'], ['content-length', '5'], ['content-length', '5']]).contentLength).toBe(5);
+  });
+
+  it('trailers carry no pseudo-headers (§8.1)', () => {
+    expect(trailerFields(3, [['x-checksum', 'abc']])).toEqual([['x-checksum', 'abc']]);
+    expect(() => trailerFields(3, [[':path', '/']])).toThrow(StreamError);
+  });
+});
