@@ -21,7 +21,7 @@ const REQUEST_PSEUDO = new Set([':method', ':scheme', ':authority', ':path']);
 /** Connection-specific fields (§8.2.2). */
 const CONNECTION_SPECIFIC = new Set(['connection', 'proxy-connection', 'keep-alive', 'transfer-encoding', 'upgrade']);
 /** §8.2.1: names are lowercase, with no control, space, DEL or non-ASCII; pseudo names start with ':'. */
-const BAD_NAME = /[\x00-\x20A-Z\x7f-\uffff]/;
+const BAD_NAME = /[^\x21-\x40\x5b-\x7e]/;
 /** §8.2.1: no NUL, CR or LF, and no leading or trailing space or tab. */
 const BAD_VALUE = /[\0\r\n]|^[ \t]|[ \t]$/;
 
