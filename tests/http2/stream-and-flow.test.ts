@@ -1,7 +1,10 @@
-// The stream state machine (RFC 9113 §5.1) and flow-control windows (§5.2, §6.9), without I/O.
+// The stream state machine (RFC 9113 §5.1), flow-control windows (§5.2, §6.9) and connection
+// settings (§6.5), without I/O.
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, StreamError } from '../../src/http2/errors.js';
 import { ReceiveWindow, SendWindow } from '../../src/http2/flow-control.js';
+import { SettingId } from '../../src/http2/frame/settings.js';
+import { applySettings, INITIAL_SETTINGS, settingsToSend } from '../../src/http2/settings.js';
 import { StreamStateMachine } from '../../src/http2/stream-state.js';
 
 function thrown(fn: () => unknown): [string, string] | null {
@@ -111,5 +114,23 @@ describe('flow control (§6.9)', () => {
     expect(thrown(() => window.increase(2 ** 31 - 1))).toEqual(['stream', 'FLOW_CONTROL_ERROR']);
     expect(thrown(() => new SendWindow(0, 1).increase(2 ** 31 - 1))).toEqual(['connection', 'FLOW_CONTROL_ERROR']);
     expect(thrown(() => new SendWindow(5, 1).adjust(2 ** 31 - 1))).toEqual(['connection', 'FLOW_CONTROL_ERROR']);
+  });
+});
+
+describe('settings (§6.5.2, §6.5.3)', () => {
+  it('applies a SETTINGS list in order and reports the initial-window change', () => {
+    const peer = { ...INITIAL_SETTINGS };
+    const { windowDelta } = applySettings(peer, [
+      [SettingId.INITIAL_WINDOW_SIZE, 100_000],
+      [SettingId.MAX_CONCURRENT_STREAMS, 10],
+      [SettingId.INITIAL_WINDOW_SIZE, 30_000],
+    ]);
+    expect([peer.initialWindowSize, peer.maxConcurrentStreams, windowDelta]).toEqual([30_000, 10, 30_000 - 65_535]);
+    const ours = { ...INITIAL_SETTINGS, enablePush: false, maxConcurrentStreams: 100, initialWindowSize: 1 << 20 };
+    expect(settingsToSend(ours)).toEqual([
+      [SettingId.ENABLE_PUSH, 0],
+      [SettingId.MAX_CONCURRENT_STREAMS, 100],
+      [SettingId.INITIAL_WINDOW_SIZE, 1 << 20],
+    ]);
   });
 });

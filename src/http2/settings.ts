@@ -1,0 +1,69 @@
+// Connection settings (RFC 9113 §6.5.2): the values each side announced, applied in the order a
+// SETTINGS frame lists them (§6.5.3). The peer's initial window size moves every open stream's send
+// window by the difference (§6.9.2), so applying reports that difference.
+import { DEFAULT_MAX_FRAME_SIZE } from './frame/header.js';
+import { SettingId, type Setting } from './frame/settings.js';
+
+export interface Settings {
+  headerTableSize: number;
+  enablePush: boolean;
+  /** Infinity: no limit announced. */
+  maxConcurrentStreams: number;
+  initialWindowSize: number;
+  maxFrameSize: number;
+  /** Infinity: no limit announced. */
+  maxHeaderListSize: number;
+}
+
+/** What a peer is assumed to have until its first SETTINGS arrives (§6.5.2). */
+export const INITIAL_SETTINGS: Readonly<Settings> = Object.freeze({
+  headerTableSize: 4096,
+  enablePush: true,
+  maxConcurrentStreams: Infinity,
+  initialWindowSize: 65_535,
+  maxFrameSize: DEFAULT_MAX_FRAME_SIZE,
+  maxHeaderListSize: Infinity,
+});
+
+/** Applies `list` (already range-checked by the frame parser) in order; returns the window delta. */
+export function applySettings(settings: Settings, list: Setting[]): { windowDelta: number } {
+  const before = settings.initialWindowSize;
+  for (const [id, value] of list) {
+    switch (id) {
+      case SettingId.HEADER_TABLE_SIZE:
+        settings.headerTableSize = value;
+        break;
+      case SettingId.ENABLE_PUSH:
+        settings.enablePush = value === 1;
+        break;
+      case SettingId.MAX_CONCURRENT_STREAMS:
+        settings.maxConcurrentStreams = value;
+        break;
+      case SettingId.INITIAL_WINDOW_SIZE:
+        settings.initialWindowSize = value;
+        break;
+      case SettingId.MAX_FRAME_SIZE:
+        settings.maxFrameSize = value;
+        break;
+      case SettingId.MAX_HEADER_LIST_SIZE:
+        settings.maxHeaderListSize = value;
+        break;
+    }
+  }
+  return { windowDelta: settings.initialWindowSize - before };
+}
+
+/** The SETTINGS a side sends to announce `settings`: only what differs from the initial values. */
+export function settingsToSend(settings: Settings): Setting[] {
+  const list: Setting[] = [];
+  const add = (id: number, value: number, initial: number) => {
+    if (value !== initial && Number.isFinite(value)) list.push([id, value]);
+  };
+  add(SettingId.HEADER_TABLE_SIZE, settings.headerTableSize, INITIAL_SETTINGS.headerTableSize);
+  add(SettingId.ENABLE_PUSH, settings.enablePush ? 1 : 0, 1);
+  add(SettingId.MAX_CONCURRENT_STREAMS, settings.maxConcurrentStreams, INITIAL_SETTINGS.maxConcurrentStreams);
+  add(SettingId.INITIAL_WINDOW_SIZE, settings.initialWindowSize, INITIAL_SETTINGS.initialWindowSize);
+  add(SettingId.MAX_FRAME_SIZE, settings.maxFrameSize, INITIAL_SETTINGS.maxFrameSize);
+  add(SettingId.MAX_HEADER_LIST_SIZE, settings.maxHeaderListSize, INITIAL_SETTINGS.maxHeaderListSize);
+  return list;
+}
