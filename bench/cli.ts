@@ -12,10 +12,12 @@ import { RESULT_SCHEMA, type BenchCase, type CaseResult, type ResultFile } from 
 import { SUITES } from './suites/index.js';
 import { startDashboard } from './dashboard/server.js';
 import { compareRuns, toMarkdown, toText } from './harness/compare.js';
+import { REPORTS } from './reports/index.js';
 
 const USAGE = `usage: wirespeed bench [--suite parser[,...]] [--out FILE] [--quick] [--isolate] [--filter TEXT] [--push URL]
        wirespeed compare A.json B.json [...] [--baseline N] [--format text|markdown|json] [--noise 0.05]
        wirespeed dashboard [--port N] [--host H] [--results DIR[,DIR...]]
+       wirespeed report NAME [--quick] [--filter TEXT] [--out FILE.json] [--markdown FILE.md]
 
   --suite    suites to run (default: all): ${Object.keys(SUITES).join(', ')}
   --out      result file (default: bench/results/<suites>-<runtime>-<time>.json)
@@ -27,7 +29,9 @@ const USAGE = `usage: wirespeed bench [--suite parser[,...]] [--out FILE] [--qui
   compare    per case: median [95% CI] in each run, ratio to the baseline run (default the first),
              Mann-Whitney U at alpha 0.05 ("~" when not significant or within the noise band),
              "x-machine" instead of a verdict when the fingerprints differ; geometric-mean row
-  dashboard  serves the dashboard and the result files (default port 8787, results bench/results)`;
+  dashboard  serves the dashboard and the result files (default port 8787, results bench/results)
+  report     re-runs a classic report's measurements on this machine (each case in a fresh process)
+             and prints its tables as Markdown: ${Object.keys(REPORTS).join(', ')}`;
 
 function compare(argv: string[]): void {
   const { values, positionals } = parseArgs({
@@ -145,27 +149,63 @@ async function bench(argv: string[]): Promise<void> {
     return;
   }
 
-  const forwarded = [...(values.suite ? ['--suite', values.suite] : []), ...(values.quick ? ['--quick'] : []), ...(values.filter ? ['--filter', values.filter] : [])];
+  const { file, out } = await runBench({ suites, options, quick: values.quick, isolate: values.isolate, filter: values.filter, suiteArg: values.suite, out: values.out });
+  printSummary(file.cases);
+  console.log(`\n${file.cases.length} cases on ${file.fingerprint.cpuModel} (${file.fingerprint.runtime} ${file.fingerprint.runtimeVersion}) → ${out}`);
+  if (values.push) await push(values.push, readFileSync(out, 'utf8'));
+}
+
+interface BenchRun {
+  suites: string[];
+  options: RunOptions;
+  quick: boolean;
+  isolate: boolean;
+  filter?: string;
+  /** The --suite argument as given (forwarded to isolated children). */
+  suiteArg?: string;
+  out?: string;
+}
+
+/** Runs the cases of `suites` and writes the result file; returns it and where it went. */
+async function runBench(run: BenchRun): Promise<{ file: ResultFile; out: string }> {
+  const cases = await selectCases(run.suites, run.filter);
+  const forwarded = ['--suite', run.suiteArg ?? run.suites.join(','), ...(run.quick ? ['--quick'] : []), ...(run.filter ? ['--filter', run.filter] : [])];
   const results: CaseResult[] = [];
   const progress = startProgress(cases.length);
   for (const [i, c] of cases.entries()) {
     progress.next(`${c.suite} / ${c.group} / ${c.impl}`);
-    results.push(values.isolate ? runIsolated(forwarded, i) : await runCase(c, options));
+    results.push(run.isolate ? runIsolated(forwarded, i) : await runCase(c, run.options));
   }
   progress.done();
   const file: ResultFile = {
     schema: RESULT_SCHEMA,
     createdAt: new Date().toISOString(),
     fingerprint: await serverFingerprint(),
-    options: { quick: values.quick, isolate: values.isolate, warmupMs: options.warmupMs, minTimeMs: options.minTimeMs },
+    options: { quick: run.quick, isolate: run.isolate, warmupMs: run.options.warmupMs, minTimeMs: run.options.minTimeMs },
     cases: results,
   };
-  const out = resolve(values.out ?? `bench/results/${suites.join('+')}-${file.fingerprint.runtime}-${file.createdAt.replace(/[:.]/g, '-')}.json`);
+  const out = resolve(run.out ?? `bench/results/${run.suites.join('+')}-${file.fingerprint.runtime}-${file.createdAt.replace(/[:.]/g, '-')}.json`);
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(file, null, 1));
-  printSummary(results);
-  console.log(`\n${results.length} cases on ${file.fingerprint.cpuModel} (${file.fingerprint.runtime} ${file.fingerprint.runtimeVersion}) → ${out}`);
-  if (values.push) await push(values.push, readFileSync(out, 'utf8'));
+  return { file, out };
+}
+
+/** `wirespeed report NAME`: re-runs a report's measurements here and prints its tables. */
+async function report(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { quick: { type: 'boolean', default: false }, filter: { type: 'string' }, out: { type: 'string' }, markdown: { type: 'string' } },
+  });
+  const name = positionals[0];
+  const definition = name ? REPORTS[name] : undefined;
+  if (!definition) throw new Error(`unknown report "${name ?? ''}" (have: ${Object.keys(REPORTS).join(', ')})`);
+  const options = values.quick ? QUICK_OPTIONS : DEFAULT_OPTIONS;
+  // Each case in a fresh process, as the README's numbers are measured.
+  const { file, out } = await runBench({ suites: definition.suites, options, quick: values.quick, isolate: true, filter: values.filter, out: values.out });
+  const markdown = definition.render(file, out);
+  if (values.markdown) writeFileSync(resolve(values.markdown), markdown);
+  console.log(markdown);
 }
 
 /** POSTs a result file to a dashboard; a refusal is an error (the file stays on disk). */
@@ -186,12 +226,13 @@ async function main(): Promise<void> {
       return compare(rest);
     case 'dashboard':
       return dashboard(rest);
+    case 'report':
+      return report(rest);
     case undefined:
     case 'help':
     case '--help':
       return console.log(USAGE);
     default:
-      // `report` arrives with its own issue; say so instead of pretending.
       console.error(`wirespeed: "${command}" is not available in this version.\n\n${USAGE}`);
       process.exitCode = 2;
   }

@@ -58,6 +58,33 @@ describe('wirespeed bench', () => {
     }
   });
 
+  it('prints a report from one real run, every number taken from that run', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wirespeed-report-'));
+    const stdout = execFileSync(process.execPath, [cli, 'report', 'micro', '--quick', '--filter', 'static, 10 routes', '--out', join(dir, 'run.json'), '--markdown', join(dir, 'report.md')], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const result = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as ResultFile;
+    const markdown = readFileSync(join(dir, 'report.md'), 'utf8');
+    expect(stdout.trim()).toBe(markdown.trim());
+    expect(markdown).toContain(`- Date: ${result.createdAt}`);
+    expect(markdown).toContain(`${result.fingerprint.cpuModel}, ${result.fingerprint.cores} cores`);
+    expect(markdown).toContain('every case in a fresh process');
+    expect(result.options.isolate).toBe(true);
+    const row = markdown.split('\n').find((line) => line.startsWith('| static, 10 routes |'))!;
+    const header = markdown.split('\n').find((line) => line.startsWith('| router |'))!;
+    const impls = header.split('|').slice(2, -1).map((s) => s.trim());
+    const cells = row.split('|').slice(2, -1).map((s) => s.trim());
+    expect(impls).toEqual(result.cases.map((c) => c.impl));
+    const baseline = result.cases.find((c) => c.baseline)!;
+    result.cases.forEach((c, i) => {
+      const ns = c.stats.median;
+      const shown = ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(1)} ns`;
+      expect(cells[i].startsWith(shown)).toBe(true);
+      if (c !== baseline) expect(cells[i]).toContain(`(${(ns / baseline.stats.median).toFixed(2)}x)`);
+    });
+  });
+
   it('refuses an unknown suite and an unknown command with a clear message', () => {
     const run = (args: string[]) => {
       try {
@@ -69,6 +96,7 @@ describe('wirespeed bench', () => {
     };
     expect(run(['bench', '--suite', 'nope'])).toContain('unknown suite "nope"');
     expect(run(['frobnicate'])).toContain('"frobnicate" is not available');
+    expect(run(['report', 'nope'])).toContain('unknown report "nope" (have: micro)');
     expect(run(['compare', 'one.json'])).toContain('no such file');
   });
 });

@@ -1,0 +1,44 @@
+// Markdown pieces the reports share: the machine and method heading, and a table of one suite's
+// groups (rows) by implementations (columns), every number from the one result file given.
+import type { CaseResult, ResultFile } from '../harness/types.js';
+
+export function formatNs(ns: number): string {
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
+  if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)} µs`;
+  return `${ns.toFixed(1)} ns`;
+}
+
+/** Where and how the numbers were measured, and where they are kept. */
+export function heading(title: string, file: ResultFile, resultPath: string): string {
+  const f = file.fingerprint;
+  const o = file.options;
+  return [
+    `# ${title}`,
+    '',
+    `- Machine: ${f.cpuModel}, ${f.cores} cores, ${(f.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${f.os} ${f.arch}; ${f.runtime} ${f.runtimeVersion}; commit ${f.gitCommit?.slice(0, 8) ?? 'unknown'}`,
+    `- Date: ${file.createdAt}`,
+    `- Method: every case in a fresh process${o.isolate ? '' : ' (not isolated)'}, ${o.warmupMs} ms warm-up, at least ${o.minTimeMs} ms of samples; median with its distribution-free 95% CI; ratios to the baseline implementation of the same row, measured in this run${o.quick ? '. QUICK RUN: a smoke test, not for publishing' : ''}`,
+    `- Every number below comes from this run: ${resultPath}`,
+    '',
+  ].join('\n');
+}
+
+/** One table: a row per group of `suite`, a column per implementation; "—" where one has no case. */
+export function suiteTable(file: ResultFile, suite: string): string {
+  const cases = file.cases.filter((c) => c.suite === suite);
+  if (cases.length === 0) return `_No ${suite} cases in this run._\n`;
+  const groups = [...new Set(cases.map((c) => c.group))];
+  const impls = [...new Set(cases.map((c) => c.impl))];
+  const find = (group: string, impl: string) => cases.find((c) => c.group === group && c.impl === impl);
+  const cell = (c: CaseResult | undefined, baseline: CaseResult | undefined) => {
+    if (!c) return '—';
+    const ratio = baseline && baseline !== c ? ` (${(c.stats.median / baseline.stats.median).toFixed(2)}x)` : '';
+    return `${formatNs(c.stats.median)}${ratio}`;
+  };
+  const lines = [`| ${suite} | ${impls.join(' | ')} |`, `|---|${impls.map(() => '---:').join('|')}|`];
+  for (const group of groups) {
+    const baseline = cases.find((c) => c.group === group && c.baseline);
+    lines.push(`| ${group} | ${impls.map((impl) => cell(find(group, impl), baseline)).join(' | ')} |`);
+  }
+  return lines.join('\n') + '\n';
+}
