@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResultFile } from '../bench/harness/types.js';
+import { suiteRows } from '../bench/reports/markdown.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const cli = join(root, 'dist/bench/cli.js');
@@ -130,6 +131,20 @@ describe('dashboard', () => {
     expect(await again.page.locator('table.compare').innerText()).toBe(text);
     await again.page.screenshot({ path: join(artifacts, 'dashboard-permalink.png'), fullPage: true });
     expect([...errors, ...again.errors]).toEqual([]);
+  });
+
+  it('shows a report with the same cells as `wirespeed report`', async () => {
+    const name = readdirSync(join(root, 'docs/results')).find((n) => n.startsWith('router-'))!;
+    const { page, errors } = await open(`/#view=report&report=micro&run=${name}`);
+    await page.getByRole('heading', { name: /^Router: static lookups/ }).waitFor();
+    const file = JSON.parse(readFileSync(join(root, 'docs/results', name), 'utf8')) as ResultFile;
+    const expected = suiteRows(file, 'router');
+    const row = page.locator('table.report tr', { hasText: 'static, 10 routes' }).first();
+    const cells = (await row.locator('td').allInnerTexts()).map((t) => t.trim());
+    expect(cells).toEqual(['static, 10 routes', ...expected.rows.find((r) => r.group === 'static, 10 routes')!.cells]);
+    expect(await page.getByText('This run has no parser cases.').count()).toBe(1);
+    await page.screenshot({ path: join(artifacts, 'dashboard-report.png'), fullPage: true });
+    expect(errors).toEqual([]);
   });
 
   it('tells why a bad upload was refused and stores nothing', async () => {

@@ -23,22 +23,35 @@ export function heading(title: string, file: ResultFile, resultPath: string): st
   ].join('\n');
 }
 
-/** One table: a row per group of `suite`, a column per implementation; "—" where one has no case. */
-export function suiteTable(file: ResultFile, suite: string): string {
+export interface SuiteTable {
+  impls: string[];
+  rows: { group: string; cells: string[] }[];
+}
+
+/** A row per group of `suite`, a column per implementation: the median and its ratio to the row's baseline; "—" where one has no case. */
+export function suiteRows(file: ResultFile, suite: string): SuiteTable {
   const cases = file.cases.filter((c) => c.suite === suite);
-  if (cases.length === 0) return `_No ${suite} cases in this run._\n`;
   const groups = [...new Set(cases.map((c) => c.group))];
   const impls = [...new Set(cases.map((c) => c.impl))];
-  const find = (group: string, impl: string) => cases.find((c) => c.group === group && c.impl === impl);
   const cell = (c: CaseResult | undefined, baseline: CaseResult | undefined) => {
     if (!c) return '—';
     const ratio = baseline && baseline !== c ? ` (${(c.stats.median / baseline.stats.median).toFixed(2)}x)` : '';
     return `${formatNs(c.stats.median)}${ratio}`;
   };
+  return {
+    impls,
+    rows: groups.map((group) => {
+      const baseline = cases.find((c) => c.group === group && c.baseline);
+      return { group, cells: impls.map((impl) => cell(cases.find((c) => c.group === group && c.impl === impl), baseline)) };
+    }),
+  };
+}
+
+/** The same table in Markdown. */
+export function suiteTable(file: ResultFile, suite: string): string {
+  const { impls, rows } = suiteRows(file, suite);
+  if (rows.length === 0) return `_No ${suite} cases in this run._\n`;
   const lines = [`| ${suite} | ${impls.join(' | ')} |`, `|---|${impls.map(() => '---:').join('|')}|`];
-  for (const group of groups) {
-    const baseline = cases.find((c) => c.group === group && c.baseline);
-    lines.push(`| ${group} | ${impls.map((impl) => cell(find(group, impl), baseline)).join(' | ')} |`);
-  }
+  for (const row of rows) lines.push(`| ${row.group} | ${row.cells.join(' | ')} |`);
   return lines.join('\n') + '\n';
 }

@@ -1,9 +1,10 @@
-// The dashboard shell: three views (a result, machines compared, a run in this browser), the
+// The dashboard shell: four views (a result, machines compared, reports, a run in this browser), the
 // view's whole state in the URL hash so any view can be shared as a link.
 import { useCallback, useEffect, useState } from 'react';
 import { listResults, type ResultSummary } from './api.js';
 import { parseHash, toHash, type ViewState } from './view-state.js';
 import { CompareView } from './views/CompareView.js';
+import { ReportView } from './views/ReportView.js';
 import { ResultView } from './views/ResultView.js';
 import { RunView } from './views/RunView.js';
 
@@ -23,8 +24,23 @@ function useHashState(): [ViewState, (state: ViewState) => void] {
 const TABS: [ViewState['view'], string][] = [
   ['results', 'Results'],
   ['compare', 'Machines'],
+  ['report', 'Reports'],
   ['run', 'Run in this browser'],
 ];
+
+/** Where a tab starts. */
+function tabState(view: ViewState['view']): ViewState {
+  switch (view) {
+    case 'compare':
+      return { view, runs: [], base: 0 };
+    case 'results':
+      return { view, run: null };
+    case 'report':
+      return { view, report: 'micro', run: null };
+    case 'run':
+      return { view };
+  }
+}
 
 export function App() {
   const [state, navigate] = useHashState();
@@ -47,7 +63,7 @@ export function App() {
         <h1>wirespeed benchmarks</h1>
         <nav>
           {TABS.map(([view, label]) => (
-            <a key={view} href={toHash(view === 'compare' ? { view, runs: [], base: 0 } : view === 'results' ? { view, run: null } : { view })} aria-current={state.view === view ? 'page' : undefined}>
+            <a key={view} href={toHash(tabState(view))} aria-current={state.view === view ? 'page' : undefined}>
               {label}
             </a>
           ))}
@@ -72,6 +88,7 @@ export function App() {
             }}
           />
         )}
+        {list !== null && state.view === 'report' && <ReportView list={list} report={state.report} run={state.run} onSelect={(report, run) => navigate({ view: 'report', report, run })} />}
         {state.view === 'run' && <RunView onSaved={(name) => (refresh(), navigate({ view: 'results', run: name }))} />}
       </main>
     </>

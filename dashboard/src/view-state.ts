@@ -2,10 +2,12 @@
 //   #view=results&run=NAME           one result file
 //   #view=compare&runs=A,B,C&base=1  several runs side by side, B the baseline
 //   #view=run                        run benchmarks in this browser
+//   #view=report&report=micro&run=N  a report of `wirespeed report` from one run
 export type ViewState =
   | { view: 'results'; run: string | null }
   | { view: 'compare'; runs: string[]; base: number }
-  | { view: 'run' };
+  | { view: 'run' }
+  | { view: 'report'; report: string; run: string | null };
 
 export function parseHash(hash: string): ViewState {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
@@ -17,6 +19,8 @@ export function parseHash(hash: string): ViewState {
     }
     case 'run':
       return { view: 'run' };
+    case 'report':
+      return { view: 'report', report: params.get('report') ?? 'micro', run: params.get('run') };
     default:
       return { view: 'results', run: params.get('run') };
   }
@@ -25,6 +29,10 @@ export function parseHash(hash: string): ViewState {
 export function toHash(state: ViewState): string {
   const params = new URLSearchParams({ view: state.view });
   if (state.view === 'results' && state.run) params.set('run', state.run);
+  if (state.view === 'report') {
+    params.set('report', state.report);
+    if (state.run) params.set('run', state.run);
+  }
   if (state.view === 'compare') {
     params.set('runs', state.runs.join(','));
     params.set('base', String(state.base));

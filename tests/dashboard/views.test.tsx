@@ -17,6 +17,8 @@ describe('view state in the URL hash', () => {
     { view: 'results', run: 'a b+c.json' },
     { view: 'compare', runs: ['x.json', 'y.json', 'z.json'], base: 2 },
     { view: 'run' },
+    { view: 'report', report: 'micro', run: null },
+    { view: 'report', report: 'micro', run: 'r.json' },
   ])('round-trips %j', (state) => {
     expect(parseHash(toHash(state))).toEqual(state);
   });
