@@ -1,27 +1,17 @@
 // A report of `wirespeed report` shown from any stored run that has its suites: the same sections
 // and cells as the CLI's Markdown (bench/reports), which can be copied as it is.
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { suiteRows } from '../../../bench/reports/markdown.js';
 import { REPORTS } from '../../../bench/reports/index.js';
-import type { ResultFile } from '../../../bench/harness/types.js';
-import { getResult, type ResultSummary } from '../api.js';
+import type { ResultSummary } from '../api.js';
 import { download } from '../export.js';
+import { useResult } from '../use-result.js';
 
 export function ReportView({ list, report, run, onSelect }: { list: ResultSummary[]; report: string; run: string | null; onSelect: (report: string, run: string | null) => void }) {
   const definition = REPORTS[report] ?? REPORTS.micro;
   const candidates = useMemo(() => list.filter((r) => definition.suites.some((s) => r.suites.includes(s))), [list, definition]);
   const name = run ?? candidates[0]?.name ?? null;
-  const [file, setFile] = useState<ResultFile | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!name) return;
-    setFile(null);
-    setError(null);
-    getResult(name)
-      .then(setFile)
-      .catch((e: unknown) => setError(String(e)));
-  }, [name]);
+  const { file, error } = useResult(name);
 
   return (
     <>

@@ -1,9 +1,10 @@
 // One result file: its machine, and per benchmark group a chart and a ratio table.
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { CaseResult, ResultFile } from '../../../bench/harness/types.js';
-import { getResult, type ResultSummary } from '../api.js';
+import type { ResultSummary } from '../api.js';
 import { GroupChart } from '../charts/GroupChart.js';
 import { download } from '../export.js';
+import { useResult } from '../use-result.js';
 import { formatNs } from './CompareTable.js';
 
 function groupsOf(result: ResultFile): [string, CaseResult[]][] {
@@ -71,17 +72,7 @@ export function ResultBody({ result }: { result: ResultFile }) {
 
 export function ResultView({ list, run, onSelect }: { list: ResultSummary[]; run: string | null; onSelect: (name: string) => void }) {
   const name = run ?? list[0]?.name ?? null;
-  const [result, setResult] = useState<ResultFile | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!name) return;
-    setResult(null);
-    setError(null);
-    getResult(name)
-      .then(setResult)
-      .catch((e: unknown) => setError(String(e)));
-  }, [name]);
+  const { file: result, error } = useResult(name);
 
   if (list.length === 0) {
     return (
