@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -94,6 +95,17 @@ function luaScript(spec: LoadSpec): string | null {
   const file = join(mkdtempSync(join(tmpdir(), 'wirespeed-wrk-')), 'script.lua');
   writeFileSync(file, lines.join('\n') + '\n');
   return file;
+}
+
+/** A port free on 127.0.0.1 right now, for a server process to listen on. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
 }
 
 /** A started server process. */

@@ -6,9 +6,8 @@ import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { loadClient, peakRss, runLoad, ServerProcess, type LoadRun, type LoadSpec } from '../harness/load.js';
+import { freePort, loadClient, peakRss, runLoad, ServerProcess, type LoadRun, type LoadSpec } from '../harness/load.js';
 import { quantile } from '../harness/stats.js';
 import type { BenchCase, LoadRuns, Suite } from '../harness/types.js';
 
@@ -67,16 +66,6 @@ const GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'>; hello?: bool
   { group: 'POST echo 1 KB', spec: { path: '/echo', connections: CONNECTIONS, pipeline: 1, postBody: 'x'.repeat(1024) } },
   { group: 'hello pipelined x16', spec: { path: '/hello', connections: CONNECTIONS, pipeline: 16 }, hello: true },
 ];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 const median = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
 

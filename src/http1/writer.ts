@@ -11,7 +11,8 @@ for (const [code, reason] of Object.entries(STATUS_REASONS)) {
   STATUS_LINES[Number(code)] = `HTTP/1.1 ${code} ${reason}\r\n`;
 }
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** A field name (RFC 9110 §5.1: a token). */
+export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Anything but HTAB, SP, VCHAR and obs-text (RFC 9110 §5.5): CR, LF and NUL among them. */
 const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 

@@ -239,7 +239,7 @@ export class IpcChannel {
     if (!pending) return;
     this.pending.delete(id);
     clearTimeout(pending.timer);
-    if (!this.failure) this.transport.send(encodeFrame(FrameType.CANCEL, id, new Uint8Array(0), this.maxFrame));
+    this.send(FrameType.CANCEL, id, new Uint8Array(0));
     pending.reject(error);
   }
 

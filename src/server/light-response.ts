@@ -5,6 +5,7 @@
 // ...) makes the real Response first, so it behaves as one and passes `instanceof Response`.
 // Inputs it cannot keep as they are (streams, a Headers object, a statusText, bad values) go to
 // the real Response at once, which also throws the standard errors for them.
+import { TOKEN } from '../http1/writer.js';
 import { delegateToNative } from './native-delegate.js';
 
 const NativeResponse: typeof Response = globalThis.Response;
@@ -16,7 +17,6 @@ export interface LightParts {
   readonly body: string | Uint8Array<ArrayBuffer> | null;
 }
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Values the Headers class would reject or trim (NUL, CR, LF, above latin1, edge whitespace).
 const UNUSUAL_VALUE = /[\0\r\n]|[^\0-\xff]|^[\t ]|[\t ]$/;
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);

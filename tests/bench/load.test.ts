@@ -1,21 +1,15 @@
 // The two load clients of the server suite measure the same thing: a real server process under
 // wrk and under autocannon (the fallback where wrk is missing), GET and POST, pipelined or not.
-import net from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAutocannon, runWrk, ServerProcess, type LoadSpec } from '../../bench/harness/load.js';
+import { freePort, runAutocannon, runWrk, ServerProcess, type LoadSpec } from '../../bench/harness/load.js';
 
 const servers = new URL('../../dist/bench/peers/servers/node-servers.js', import.meta.url).pathname;
 let PORT = 0;
 let server: ServerProcess;
 
 beforeAll(async () => {
-  PORT = await new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
+  PORT = await freePort();
   server = await ServerProcess.start({ command: [process.execPath, join(servers), 'wirespeed-node-light', String(PORT)], port: PORT });
 });
 afterAll(async () => server?.stop());

@@ -2,6 +2,7 @@
 // run, each cell the median with its ratio to the baseline run and the test's verdict, coloured by
 // its factor to the fastest run of the row. The last row is the geometric mean of the ratios.
 import type { Cell, Comparison, Verdict } from '../../../bench/harness/compare.js';
+import { formatNs } from '../../../bench/reports/markdown.js';
 
 const MARKS: Record<Verdict, string> = {
   baseline: 'baseline',
@@ -14,16 +15,11 @@ const MARKS: Record<Verdict, string> = {
 
 /** Green at the row's best, through yellow, to red at 2x the best and beyond. */
 export function factorColour(factor: number): string {
-  const t = Math.min(Math.max((factor - 1) / 1, 0), 1);
+  const t = Math.min(Math.max(factor - 1, 0), 1);
   const hue = 120 * (1 - t);
   return `hsl(${hue.toFixed(0)} 70% 88%)`;
 }
 
-export function formatNs(ns: number): string {
-  if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
-  if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)} µs`;
-  return `${ns.toFixed(1)} ns`;
-}
 
 function CellView({ cell, best }: { cell: Cell | null; best: number }) {
   if (!cell) return <td className="num muted">—</td>;

@@ -5,11 +5,11 @@ import type { ResultSummary } from '../api.js';
 import { GroupChart } from '../charts/GroupChart.js';
 import { download } from '../export.js';
 import { useResult } from '../use-result.js';
-import { formatNs } from './CompareTable.js';
+import { formatNs } from '../../../bench/reports/markdown.js';
 
-function groupsOf(result: ResultFile): [string, CaseResult[]][] {
+function groupsOf(cases: CaseResult[]): [string, CaseResult[]][] {
   const groups = new Map<string, CaseResult[]>();
-  for (const c of result.cases) {
+  for (const c of cases) {
     const key = `${c.suite} / ${c.group}`;
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
@@ -49,8 +49,19 @@ export function RatioTable({ cases }: { cases: CaseResult[] }) {
   );
 }
 
+/** A chart and a ratio table per benchmark group (also while a run is still adding cases). */
+export function ResultGroups({ cases }: { cases: CaseResult[] }) {
+  const groups = useMemo(() => groupsOf(cases), [cases]);
+  return groups.map(([name, group]) => (
+    <section className="card" key={name}>
+      <h2>{name}</h2>
+      <GroupChart cases={group} />
+      <RatioTable cases={group} />
+    </section>
+  ));
+}
+
 export function ResultBody({ result }: { result: ResultFile }) {
-  const groups = useMemo(() => groupsOf(result), [result]);
   const f = result.fingerprint;
   return (
     <>
@@ -59,13 +70,7 @@ export function ResultBody({ result }: { result: ResultFile }) {
         {f.crossOriginIsolated === false ? ' (not cross-origin isolated: coarse timers)' : ''}, commit {f.gitCommit?.slice(0, 8) ?? 'unknown'}
         {result.options.quick ? ' — quick run (smoke test, not for publishing)' : ''}
       </p>
-      {groups.map(([name, cases]) => (
-        <section className="card" key={name}>
-          <h2>{name}</h2>
-          <GroupChart cases={cases} />
-          <RatioTable cases={cases} />
-        </section>
-      ))}
+      <ResultGroups cases={result.cases} />
     </>
   );
 }

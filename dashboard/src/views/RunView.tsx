@@ -5,7 +5,7 @@ import type { CaseResult, ResultFile } from '../../../bench/harness/types.js';
 import { uploadResult } from '../api.js';
 import { download } from '../export.js';
 import { BROWSER_SUITES, type BrowserSuite, type RunRequest, type WorkerMessage } from '../run/protocol.js';
-import { ResultBody } from './ResultView.js';
+import { ResultGroups } from './ResultView.js';
 
 type Status =
   | { state: 'idle' }
@@ -53,17 +53,6 @@ export function RunView({ onSaved }: { onSaved: (name: string) => void }) {
   }
 
   const running = status.state === 'running';
-  const partial: ResultFile | null =
-    results.length > 0
-      ? (file ?? {
-          schema: 'wirespeed-bench/1',
-          createdAt: '',
-          fingerprint: { cpuModel: 'this browser', cores: navigator.hardwareConcurrency, memoryBytes: 0, os: '', arch: '', runtime: 'browser', runtimeVersion: '', userAgent: navigator.userAgent, wasm: { simd: false, threads: false, bulkMemory: false, referenceTypes: false }, gitCommit: null, timerResolutionNs: 0, crossOriginIsolated },
-          options: { quick, isolate: false, warmupMs: 0, minTimeMs: 0 },
-          cases: results,
-        })
-      : null;
-
   return (
     <>
       <section className="card">
@@ -101,7 +90,7 @@ export function RunView({ onSaved }: { onSaved: (name: string) => void }) {
           </button>
         )}
       </section>
-      {partial && <ResultBody result={partial} />}
+      {results.length > 0 && <ResultGroups cases={results} />}
     </>
   );
 }

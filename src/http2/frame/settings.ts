@@ -1,6 +1,6 @@
 // SETTINGS (RFC 9113 §6.5): a list of (id, value) pairs, or an empty ACK.
 import { ConnectionError } from '../errors.js';
-import { DEFAULT_MAX_FRAME_SIZE, Flag, frame, FrameType, MAX_MAX_FRAME_SIZE, MAX_WINDOW, readUint32, type FrameHeader } from './header.js';
+import { DEFAULT_MAX_FRAME_SIZE, Flag, frame, FrameType, MAX_MAX_FRAME_SIZE, MAX_WINDOW, readUint32, writeUint32, type FrameHeader } from './header.js';
 
 export const SettingId = {
   HEADER_TABLE_SIZE: 0x1,
@@ -45,10 +45,7 @@ export function encodeSettings(settings: Setting[]): Uint8Array {
   settings.forEach(([id, value], i) => {
     payload[i * 6] = id >>> 8;
     payload[i * 6 + 1] = id & 0xff;
-    payload[i * 6 + 2] = value >>> 24;
-    payload[i * 6 + 3] = (value >>> 16) & 0xff;
-    payload[i * 6 + 4] = (value >>> 8) & 0xff;
-    payload[i * 6 + 5] = value & 0xff;
+    writeUint32(payload, i * 6 + 2, value);
   });
   return frame(FrameType.SETTINGS, 0, 0, payload);
 }
