@@ -23,7 +23,7 @@ const USAGE = `usage: wirespeed bench [--suite parser[,...]] [--out FILE] [--qui
   --out      result file (default: bench/results/<suites>-<runtime>-<time>.json)
   --quick    a smoke run in seconds instead of a real run in minutes
   --isolate  run each case in a fresh process (JIT state of one case cannot skew another)
-  --filter   only cases whose "group / impl" contains TEXT
+  --filter   only cases whose "group / impl" contains TEXT (or matches /REGEXP/)
   --push     also send the result file to the dashboard at URL (http://host:port), for comparing machines
 
   compare    per case: median [95% CI] in each run, ratio to the baseline run (default the first),
@@ -69,11 +69,14 @@ async function dashboard(argv: string[]): Promise<void> {
 async function selectCases(suites: string[], filter: string | undefined): Promise<BenchCase[]> {
   const runtime = detectRuntime();
   const cases: BenchCase[] = [];
+  // "/…/" is a regular expression; anything else a substring.
+  const pattern = filter && filter.length > 2 && filter.startsWith('/') && filter.endsWith('/') ? new RegExp(filter.slice(1, -1)) : null;
   for (const name of suites) {
     const suite = SUITES[name];
     if (!suite) throw new Error(`unknown suite "${name}" (have: ${Object.keys(SUITES).join(', ')})`);
     for (const c of await suite.cases(runtime)) {
-      if (!filter || `${c.group} / ${c.impl}`.includes(filter)) cases.push(c);
+      const id = `${c.group} / ${c.impl}`;
+      if (!filter || (pattern ? pattern.test(id) : id.includes(filter))) cases.push(c);
     }
   }
   return cases;
@@ -202,7 +205,7 @@ async function report(argv: string[]): Promise<void> {
   if (!definition) throw new Error(`unknown report "${name ?? ''}" (have: ${Object.keys(REPORTS).join(', ')})`);
   const options = values.quick ? QUICK_OPTIONS : DEFAULT_OPTIONS;
   // Each case in a fresh process, as the README's numbers are measured.
-  const { file, out } = await runBench({ suites: definition.suites, options, quick: values.quick, isolate: true, filter: values.filter, out: values.out });
+  const { file, out } = await runBench({ suites: definition.suites, options, quick: values.quick, isolate: true, filter: values.filter ?? definition.filter, out: values.out });
   const markdown = definition.render(file, out);
   if (values.markdown) writeFileSync(resolve(values.markdown), markdown);
   console.log(markdown);

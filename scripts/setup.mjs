@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { capture, log, pinnedWasmBindgen, root, run, wasmBindgenBin } from './tools.mjs';
+import { capture, h2specBin, H2SPEC_MODULE, log, pinnedWasmBindgen, root, run, wasmBindgenBin } from './tools.mjs';
 
 /** Debian packages the tests drive as real peers (installed once, when missing). */
 // The dashboard's e2e browser; real clients for the server tests (curl) and benchmarks (wrk, h2load).
@@ -48,6 +48,11 @@ export function setup() {
   }
 
   installDebianPackages();
+
+  if (!existsSync(h2specBin())) {
+    log(`installing h2spec (${H2SPEC_MODULE}) with go install`);
+    run('go', ['install', H2SPEC_MODULE], { env: { ...process.env, GOBIN: dirname(h2specBin()) } });
+  }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) setup();

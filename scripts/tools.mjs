@@ -56,6 +56,14 @@ export function pinnedWasmBindgen() {
   return match[1];
 }
 
+/** h2spec, the HTTP/2 conformance tester (145 cases), pinned: the module proxy serves this version. */
+export const H2SPEC_MODULE = 'github.com/summerwind/h2spec/cmd/h2spec@v2.2.1+incompatible';
+
+export function h2specBin() {
+  const cache = process.env.WIRESPEED_CACHE ?? join(homedir(), '.cache', 'wirespeed');
+  return join(cache, 'h2spec-2.2.1', 'h2spec');
+}
+
 /** Where the pinned wasm-bindgen-cli lives: a per-user cache shared by every clone. */
 export function wasmBindgenBin() {
   const cache = process.env.WIRESPEED_CACHE ?? join(homedir(), '.cache', 'wirespeed');

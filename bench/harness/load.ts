@@ -30,7 +30,11 @@ export interface LoadRun {
   requestsPerSec: number;
   latencyMeanMs: number;
   latencyP50Ms: number;
+  latencyP75Ms: number;
+  latencyP90Ms: number;
   latencyP99Ms: number;
+  /** Response bytes per second as the client counted them (headers included). */
+  transferBytesPerSec: number;
   /** Server CPU (user + system) per request, in µs. */
   serverCpuUsPerReq: number;
   /** Share of one core the client used: over 0.9, the run is client-bound. */
@@ -190,18 +194,23 @@ async function runClient(server: ServerProcess, argv: string[]): Promise<ClientR
   };
 }
 
-function loadRun(spec: LoadSpec, run: ClientRun, r: { requests: number; requestsPerSec: number; latencyMeanMs: number; latencyP50Ms: number; latencyP99Ms: number; errors: number }): LoadRun {
+type ClientNumbers = Pick<LoadRun, 'requestsPerSec' | 'latencyMeanMs' | 'latencyP50Ms' | 'latencyP75Ms' | 'latencyP90Ms' | 'latencyP99Ms' | 'transferBytesPerSec' | 'errors'> & { requests: number };
+
+function loadRun(spec: LoadSpec, run: ClientRun, { requests, ...r }: ClientNumbers): LoadRun {
   return {
-    requestsPerSec: r.requestsPerSec,
-    latencyMeanMs: r.latencyMeanMs,
-    latencyP50Ms: r.latencyP50Ms,
-    latencyP99Ms: r.latencyP99Ms,
-    serverCpuUsPerReq: r.requests ? (run.serverCpuSec * 1e6) / r.requests : NaN,
+    ...r,
+    serverCpuUsPerReq: requests ? (run.serverCpuSec * 1e6) / requests : NaN,
     clientCpuShare: run.clientCpuSec / Math.max(run.wallSec, spec.durationSec),
     // With pipelining, each connection has `pipeline` requests in flight.
     littleRatio: r.latencyMeanMs / (((spec.connections * spec.pipeline) / r.requestsPerSec) * 1000),
-    errors: r.errors,
   };
+}
+
+/** "1.23MB" (wrk, h2load: binary units) in bytes. */
+function parseBytes(text: string): number {
+  const m = /([\d.]+)([KMG]?B)/.exec(text);
+  if (!m) return NaN;
+  return Number(m[1]) * ({ B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 } as Record<string, number>)[m[2]];
 }
 
 /** One wrk run against a running server. */
@@ -214,14 +223,18 @@ export async function runWrk(server: ServerProcess, port: number, spec: LoadSpec
     requestsPerSec: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
     latencyMeanMs: parseDuration(/Latency\s+(\S+)/.exec(out)?.[1] ?? ''),
     latencyP50Ms: parseDuration(/\s50%\s+(\S+)/.exec(out)?.[1] ?? ''),
+    latencyP75Ms: parseDuration(/\s75%\s+(\S+)/.exec(out)?.[1] ?? ''),
+    latencyP90Ms: parseDuration(/\s90%\s+(\S+)/.exec(out)?.[1] ?? ''),
     latencyP99Ms: parseDuration(/\s99%\s+(\S+)/.exec(out)?.[1] ?? ''),
+    transferBytesPerSec: parseBytes(/Transfer\/sec:\s+(\S+)/.exec(out)?.[1] ?? ''),
     errors: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + [...out.matchAll(/(?:connect|read|write|timeout) (\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0),
   });
 }
 
 interface AutocannonResult {
   requests: { average: number; total: number };
-  latency: { mean: number; p50: number; p99: number };
+  latency: { mean: number; p50: number; p75: number; p90: number; p99: number };
+  throughput: { average: number };
   errors: number;
   timeouts: number;
   non2xx: number;
@@ -240,7 +253,53 @@ export async function runAutocannon(server: ServerProcess, port: number, spec: L
     requestsPerSec: r.requests.average,
     latencyMeanMs: r.latency.mean,
     latencyP50Ms: r.latency.p50,
+    latencyP75Ms: r.latency.p75,
+    latencyP90Ms: r.latency.p90,
     latencyP99Ms: r.latency.p99,
+    transferBytesPerSec: r.throughput.average,
     errors: r.errors + r.timeouts + r.non2xx,
+  });
+}
+
+export interface H2LoadSpec {
+  path: string;
+  /** h2load -c: connections. */
+  clients: number;
+  /** h2load -m: concurrent streams per connection. */
+  streams: number;
+  /** h2load -n: requests in the run. */
+  requests: number;
+}
+
+/**
+ * One h2load run (h2c with prior knowledge) against a running server. h2load prints no
+ * percentiles, so they come from its per-request log (`--log-file`: start, status, duration µs).
+ */
+export async function runH2load(server: ServerProcess, port: number, spec: H2LoadSpec): Promise<LoadRun> {
+  const log = join(mkdtempSync(join(tmpdir(), 'wirespeed-h2load-')), 'requests.log');
+  const argv = ['h2load', '-n', String(spec.requests), '-c', String(spec.clients), '-m', String(spec.streams), '--log-file', log, `http://127.0.0.1:${port}${spec.path}`];
+  const run = await runClient(server, argv);
+  const out = run.out;
+  const finished = /finished in ([\d.]+(?:us|ms|s)), ([\d.]+) req\/s, (\S+)\/s/.exec(out);
+  const counts = /requests: (\d+) total, \d+ started, (\d+) done, (\d+) succeeded, (\d+) failed, (\d+) errored, (\d+) timeout/.exec(out);
+  const durations = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => Number(line.split('\t')[2]) / 1000)
+    .sort((a, b) => a - b);
+  const at = (q: number) => durations[Math.min(durations.length - 1, Math.floor(q * durations.length))] ?? NaN;
+  const mean = durations.reduce((sum, d) => sum + d, 0) / durations.length;
+  const requestsPerSec = Number(finished?.[2] ?? 0);
+  const wallSec = finished ? parseDuration(finished[1]) / 1000 : run.wallSec;
+  return loadRun({ path: spec.path, connections: spec.clients, pipeline: spec.streams, durationSec: wallSec }, run, {
+    requests: Number(counts?.[3] ?? 0),
+    requestsPerSec,
+    latencyMeanMs: mean,
+    latencyP50Ms: at(0.5),
+    latencyP75Ms: at(0.75),
+    latencyP90Ms: at(0.9),
+    latencyP99Ms: at(0.99),
+    transferBytesPerSec: finished ? parseBytes(finished[3]) : NaN,
+    errors: Number(counts?.[4] ?? 0) + Number(counts?.[5] ?? 0) + Number(counts?.[6] ?? 0),
   });
 }

@@ -23,35 +23,49 @@ export function heading(title: string, file: ResultFile, resultPath: string): st
   ].join('\n');
 }
 
-export interface SuiteTable {
+/** A table of a report: rows by group (or measure), columns by implementation. */
+export interface ReportTable {
+  /** The header of the first column. */
+  corner: string;
   impls: string[];
   rows: { group: string; cells: string[] }[];
 }
 
-/** A row per group of `suite`, a column per implementation: the median and its ratio to the row's baseline; "—" where one has no case. */
-export function suiteRows(file: ResultFile, suite: string): SuiteTable {
+/** A row per group of `suite`, a column per implementation, each cell `cell(case, the row's baseline)`; "—" where one has no case. */
+function tableOf(file: ResultFile, suite: string, cell: (c: CaseResult, baseline: CaseResult | undefined) => string): ReportTable {
   const cases = file.cases.filter((c) => c.suite === suite);
   const groups = [...new Set(cases.map((c) => c.group))];
   const impls = [...new Set(cases.map((c) => c.impl))];
-  const cell = (c: CaseResult | undefined, baseline: CaseResult | undefined) => {
-    if (!c) return '—';
-    const ratio = baseline && baseline !== c ? ` (${(c.stats.median / baseline.stats.median).toFixed(2)}x)` : '';
-    return `${formatNs(c.stats.median)}${ratio}`;
-  };
   return {
+    corner: suite,
     impls,
     rows: groups.map((group) => {
       const baseline = cases.find((c) => c.group === group && c.baseline);
-      return { group, cells: impls.map((impl) => cell(cases.find((c) => c.group === group && c.impl === impl), baseline)) };
+      return { group, cells: impls.map((impl) => {
+        const c = cases.find((x) => x.group === group && x.impl === impl);
+        return c ? cell(c, baseline) : '—';
+      }) };
     }),
   };
 }
 
-/** The same table in Markdown. */
-export function suiteTable(file: ResultFile, suite: string): string {
-  const { impls, rows } = suiteRows(file, suite);
-  if (rows.length === 0) return `_No ${suite} cases in this run._\n`;
-  const lines = [`| ${suite} | ${impls.join(' | ')} |`, `|---|${impls.map(() => '---:').join('|')}|`];
-  for (const row of rows) lines.push(`| ${row.group} | ${row.cells.join(' | ')} |`);
+/** The median of each case and its ratio to the row's baseline. */
+export function suiteRows(file: ResultFile, suite: string): ReportTable {
+  return tableOf(file, suite, (c, baseline) => {
+    const ratio = baseline && baseline !== c ? ` (${(c.stats.median / baseline.stats.median).toFixed(2)}x)` : '';
+    return `${formatNs(c.stats.median)}${ratio}`;
+  });
+}
+
+/** A metric of the load cases (`format` gets the case's metrics; null: not measured). */
+export function metricRows(file: ResultFile, suite: string, format: (metrics: Record<string, number>) => string | null): ReportTable {
+  return tableOf(file, suite, (c) => (c.metrics ? format(c.metrics) : null) ?? 'n/a');
+}
+
+/** A table in Markdown. */
+export function markdownTable(table: ReportTable): string {
+  if (table.rows.length === 0) return `_No ${table.corner} cases in this run._\n`;
+  const lines = [`| ${table.corner} | ${table.impls.join(' | ')} |`, `|---|${table.impls.map(() => '---:').join('|')}|`];
+  for (const row of table.rows) lines.push(`| ${row.group} | ${row.cells.join(' | ')} |`);
   return lines.join('\n') + '\n';
 }

@@ -16,7 +16,7 @@ const nodeServers = join(here, '../peers/servers/node-servers.js');
 const denoServers = join(here, '../peers/servers/deno-servers.js');
 const bunServers = join(here, '../peers/servers/bun-servers.js');
 
-function denoBinary(): string | null {
+export function denoBinary(): string | null {
   try {
     const binary = join(dirname(createRequire(import.meta.url).resolve('deno/bin.cjs')), 'deno');
     return existsSync(binary) ? binary : null;
@@ -65,39 +65,51 @@ const GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'>; hello?: bool
   { group: '10 KB body', spec: { path: '/10kb', connections: CONNECTIONS, pipeline: 1 } },
   { group: 'POST echo 1 KB', spec: { path: '/echo', connections: CONNECTIONS, pipeline: 1, postBody: 'x'.repeat(1024) } },
   { group: 'hello pipelined x16', spec: { path: '/hello', connections: CONNECTIONS, pipeline: 16 }, hello: true },
+  // One client, one request at a time: the latency of a request, not the server's throughput.
+  { group: 'hello, 1 connection (sequential)', spec: { path: '/hello', connections: 1, pipeline: 1 }, hello: true },
 ];
 
 const median = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
 
-async function measure(client: 'wrk' | 'autocannon', impl: Impl, spec: Omit<LoadSpec, 'durationSec'>, runs: LoadRuns) {
+/**
+ * Starts `command` (a server printing "ready"), warms it up with one short run, then measures
+ * `runs.count` runs of `runOnce`: per-run ns per request as samples, medians of the rest as metrics.
+ */
+export async function measureServer(command: (port: number) => string[], runs: LoadRuns, runOnce: (server: ServerProcess, port: number, durationSec: number) => Promise<LoadRun>, extra: Record<string, number>) {
   const port = await freePort();
-  const server = await ServerProcess.start({ command: impl.command(port), port });
+  const server = await ServerProcess.start({ command: command(port), port });
   try {
-    await runLoad(client, server, port, { ...spec, durationSec: 1 }); // warm-up: let the JIT settle
+    await runOnce(server, port, 1); // warm-up: let the JIT settle
     const results: LoadRun[] = [];
-    for (let i = 0; i < runs.count; i++) results.push(await runLoad(client, server, port, { ...spec, durationSec: runs.durationSec }));
+    for (let i = 0; i < runs.count; i++) results.push(await runOnce(server, port, runs.durationSec));
     const metric = (key: keyof LoadRun) => median(results.map((r) => r[key]));
-    return {
-      samples: results.map((r) => 1e9 / r.requestsPerSec),
-      metrics: {
-        requestsPerSec: metric('requestsPerSec'),
-        latencyMeanMs: metric('latencyMeanMs'),
-        latencyP50Ms: metric('latencyP50Ms'),
-        latencyP99Ms: metric('latencyP99Ms'),
-        serverCpuUsPerReq: metric('serverCpuUsPerReq'),
-        clientCpuShare: metric('clientCpuShare'),
-        clientBound: metric('clientCpuShare') > 0.9 ? 1 : 0,
-        littleRatio: metric('littleRatio'),
-        errors: results.reduce((sum, r) => sum + r.errors, 0),
-        peakRssBytes: peakRss(server.pid),
-        connections: spec.connections,
-        // 1: wrk drove the load, 0: autocannon (numbers of the two are not comparable).
-        clientWrk: client === 'wrk' ? 1 : 0,
-      },
+    const measured: Record<string, number> = {
+      requestsPerSec: metric('requestsPerSec'),
+      latencyMeanMs: metric('latencyMeanMs'),
+      latencyP50Ms: metric('latencyP50Ms'),
+      latencyP75Ms: metric('latencyP75Ms'),
+      latencyP90Ms: metric('latencyP90Ms'),
+      latencyP99Ms: metric('latencyP99Ms'),
+      transferBytesPerSec: metric('transferBytesPerSec'),
+      serverCpuUsPerReq: metric('serverCpuUsPerReq'),
+      clientCpuShare: metric('clientCpuShare'),
+      clientBound: metric('clientCpuShare') > 0.9 ? 1 : 0,
+      littleRatio: metric('littleRatio'),
+      errors: results.reduce((sum, r) => sum + r.errors, 0),
+      peakRssBytes: peakRss(server.pid),
+      ...extra,
     };
+    // A metric a client could not report (NaN) is left out: result files hold finite numbers only.
+    const metrics = Object.fromEntries(Object.entries(measured).filter(([, value]) => Number.isFinite(value)));
+    return { samples: results.map((r) => 1e9 / r.requestsPerSec), metrics };
   } finally {
     await server.stop();
   }
+}
+
+function measure(client: 'wrk' | 'autocannon', impl: Impl, spec: Omit<LoadSpec, 'durationSec'>, runs: LoadRuns) {
+  // clientWrk 1: wrk drove the load, 0: autocannon (numbers of the two are not comparable).
+  return measureServer(impl.command, runs, (server, port, durationSec) => runLoad(client, server, port, { ...spec, durationSec }), { connections: spec.connections, clientWrk: client === 'wrk' ? 1 : 0 });
 }
 
 export const serverSuite: Suite = {

@@ -17,16 +17,30 @@ export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
 let dateSecond = -1;
+let dateValue = '';
 let dateLine = '';
 
-/** `Date: <IMF-fixdate>\r\n`, rebuilt at most once per second. */
-export function dateHeaderLine(now: number = Date.now()): string {
+/** The IMF-fixdate of now (RFC 9110 §5.6.7), rebuilt at most once per second. */
+export function httpDate(now: number = Date.now()): string {
   const second = Math.floor(now / 1000);
   if (second !== dateSecond) {
     dateSecond = second;
-    dateLine = `Date: ${new Date(second * 1000).toUTCString()}\r\n`;
+    dateValue = new Date(second * 1000).toUTCString();
+    dateLine = `Date: ${dateValue}\r\n`;
   }
+  return dateValue;
+}
+
+/** `Date: <IMF-fixdate>\r\n`, rebuilt at most once per second. */
+export function dateHeaderLine(now: number = Date.now()): string {
+  httpDate(now);
   return dateLine;
+}
+
+/** Throws HttpWriteError for a field that would break framing; `kind` names it in the message. */
+export function checkField(name: string, value: string, kind: 'header' | 'trailer' = 'header'): void {
+  if (!TOKEN.test(name)) throw new HttpWriteError('ERR_INVALID_HEADER_NAME', `invalid ${kind} name ${JSON.stringify(name)}`);
+  if (BAD_VALUE.test(value)) throw new HttpWriteError('ERR_INVALID_HEADER_VALUE', `invalid value for ${kind} ${name}`);
 }
 
 export function statusLine(status: number, reason?: string): string {
@@ -74,10 +88,7 @@ export function writeResponseHead(init: ResponseHeadInit): string {
   let hasConnection = false;
   if (init.headers) {
     for (const [name, value] of init.headers) {
-      if (!TOKEN.test(name)) throw new HttpWriteError('ERR_INVALID_HEADER_NAME', `invalid header name ${JSON.stringify(name)}`);
-      if (BAD_VALUE.test(value)) {
-        throw new HttpWriteError('ERR_INVALID_HEADER_VALUE', `invalid value for header ${name}`);
-      }
+      checkField(name, value);
       if (isFramingField(name)) continue;
       if (name.length === 4 && name.toLowerCase() === 'date') hasDate = true;
       if (name.length === 10 && name.toLowerCase() === 'connection') hasConnection = true;
@@ -106,8 +117,7 @@ export const LAST_CHUNK = '0\r\n\r\n';
 export function lastChunk(trailers: HeaderList): string {
   let out = '0\r\n';
   for (const [name, value] of trailers) {
-    if (!TOKEN.test(name)) throw new HttpWriteError('ERR_INVALID_HEADER_NAME', `invalid trailer name ${JSON.stringify(name)}`);
-    if (BAD_VALUE.test(value)) throw new HttpWriteError('ERR_INVALID_HEADER_VALUE', `invalid value for trailer ${name}`);
+    checkField(name, value, 'trailer');
     out += `${name}: ${value}\r\n`;
   }
   return out + '\r\n';

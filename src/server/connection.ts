@@ -2,16 +2,16 @@
 // requests wait in the parser, so responses go out in order), responses out through the writer.
 // Runtime-agnostic: the adapter hands in a Transport and forwards its events.
 import { HttpParseError } from '../http1/errors.js';
-import type { RequestHead } from '../http1/head.js';
+import type { HeaderList, RequestHead } from '../http1/head.js';
 import { RequestParser, type MessageHandler } from '../http1/parser.js';
 import { statusForParseError, STATUS_REASONS } from '../http1/status.js';
 import { dateHeaderLine } from '../http1/writer.js';
 import type { ConnectionInfo, ResolvedServeOptions } from './options.js';
 import { RequestBody, type BodyFlow } from './request-body.js';
-import { IncomingRequest, asRequest } from './request.js';
+import { IncomingRequest, asRequest, isValidHost } from './request.js';
 import { writeResponse, type WriteTarget } from './response-writer.js';
 import { internalError } from './internal-error.js';
-import type { Transport, TransportEvents } from './transport.js';
+import type { ServerConnection, Transport } from './transport.js';
 
 /** What a connection needs from the server it belongs to. */
 export interface ConnectionHost {
@@ -20,7 +20,8 @@ export interface ConnectionHost {
   respond(request: Request, info: ConnectionInfo): Response | Promise<Response>;
   /** The server is shutting down: finish what is in flight, take nothing new. */
   readonly closing: boolean;
-  connectionClosed(connection: Connection): void;
+  /** The connection on `transport` is closed. */
+  connectionClosed(transport: Transport): void;
 }
 
 /** The server never switches protocols (it answers Upgrade requests as plain HTTP/1.1, RFC 9110 §7.8). */
@@ -85,7 +86,7 @@ class Exchange implements BodyFlow {
   }
 }
 
-export class Connection implements TransportEvents, MessageHandler<RequestHead>, WriteTarget {
+export class Connection implements ServerConnection, MessageHandler<RequestHead>, WriteTarget {
   closed = false;
   private parser: RequestParser;
   private exchange: Exchange | null = null;
@@ -160,7 +161,7 @@ export class Connection implements TransportEvents, MessageHandler<RequestHead>,
     const exchange = this.exchange;
     if (exchange && !exchange.responseDone) exchange.cancel(new Error('the connection closed before the response was sent'));
     this.onDrain();
-    this.host.connectionClosed(this);
+    this.host.connectionClosed(this.transport);
   }
 
   // ---- parser events ----
@@ -198,6 +199,10 @@ export class Connection implements TransportEvents, MessageHandler<RequestHead>,
 
   onBody(chunk: Uint8Array): void {
     this.exchange?.body?.push(chunk);
+  }
+
+  onTrailers(trailers: HeaderList): void {
+    this.exchange?.body?.setTrailers(trailers);
   }
 
   onComplete(): void {
@@ -274,7 +279,7 @@ export class Connection implements TransportEvents, MessageHandler<RequestHead>,
       host = head.headerValue(i);
     }
     if (host === undefined && head.versionMinor === 1) throw new HttpParseError('ERR_INVALID_HOST', 'an HTTP/1.1 request without Host');
-    if (host !== undefined && !/^[\w.~%!$&'()*+,;=:[\]-]*$/.test(host)) throw new HttpParseError('ERR_INVALID_HOST', 'an invalid Host');
+    if (host !== undefined && !isValidHost(host)) throw new HttpParseError('ERR_INVALID_HOST', 'an invalid Host');
     return host || 'localhost';
   }
 

@@ -6,6 +6,8 @@ import { ServerCore } from './server-core.js';
 import type { Transport, TransportEvents } from './transport.js';
 
 export type { ConnectionInfo, FetchHandler, RouteHandler, ServeOptions, Server } from './options.js';
+export type { Http2Options } from '../http2/options.js';
+export { requestTrailers, withTrailers } from './trailers.js';
 export { LightResponse } from './light-response.js';
 
 // The slice of the Deno namespace this adapter uses (the project compiles with Node's types).
@@ -20,6 +22,8 @@ interface DenoConn {
   closeWrite(): Promise<void>;
   close(): void;
   setNoDelay?(on: boolean): void;
+  /** TLS connections only. */
+  handshake?(): Promise<{ alpnProtocol: string | null }>;
 }
 interface DenoListener extends AsyncIterable<DenoConn> {
   readonly addr: DenoAddr;
@@ -48,6 +52,7 @@ function latin1(text: string): Uint8Array {
 class ConnTransport implements Transport {
   readonly remoteAddress: string;
   readonly remotePort: number;
+  alpnProtocol: string | null = null;
   events: TransportEvents | null = null;
   private queue: Uint8Array[] = [];
   private queued = 0;
@@ -187,22 +192,33 @@ class DenoServer extends ServerBase {
     const deno = (globalThis as unknown as { Deno: DenoNamespace }).Deno;
     const o = this.options;
     const at = { port: o.port ?? 0, hostname: o.hostname ?? '127.0.0.1' };
-    this.listener = o.tls ? deno.listenTls({ ...at, ...o.tls, alpnProtocols: ['http/1.1'] }) : deno.listen(at);
+    const alpnProtocols = o.http2 ? ['h2', 'http/1.1'] : ['http/1.1'];
+    this.listener = o.tls ? deno.listenTls({ ...at, ...o.tls, alpnProtocols }) : deno.listen(at);
     void this.acceptLoop(this.listener, o.tls !== undefined);
   }
 
   private async acceptLoop(listener: DenoListener, encrypted: boolean): Promise<void> {
     try {
-      for await (const conn of listener) {
-        const transport = new ConnTransport(conn, encrypted);
-        const connection = this.core.accept(transport);
-        if (!connection) continue;
-        transport.events = connection;
-        void transport.readLoop();
-      }
+      for await (const conn of listener) void this.start(conn, encrypted);
     } catch {
       // the listener was closed
     }
+  }
+
+  private async start(conn: DenoConn, encrypted: boolean): Promise<void> {
+    const transport = new ConnTransport(conn, encrypted);
+    if (encrypted && conn.handshake) {
+      // ALPN is known once the handshake is done; a failed handshake is a closed connection.
+      try {
+        transport.alpnProtocol = (await conn.handshake()).alpnProtocol;
+      } catch {
+        return transport.destroy();
+      }
+    }
+    const connection = this.core.accept(transport);
+    if (!connection) return;
+    transport.events = connection;
+    await transport.readLoop();
   }
 
   protected boundPort(): number {
@@ -215,7 +231,7 @@ class DenoServer extends ServerBase {
   }
 }
 
-/** Serves `options.fetch` (and `options.routes`) over HTTP/1.1 on Deno. */
+/** Serves `options.fetch` (and `options.routes`) over HTTP/1.1, and HTTP/2 with `http2: true`, on Deno. */
 export function serve(options: ServeOptions): Server {
   return new DenoServer(options);
 }

@@ -8,6 +8,8 @@ import { ServerCore } from './server-core.js';
 import type { Transport, TransportEvents } from './transport.js';
 
 export type { ConnectionInfo, FetchHandler, RouteHandler, ServeOptions, Server } from './options.js';
+export type { Http2Options } from '../http2/options.js';
+export { requestTrailers, withTrailers } from './trailers.js';
 export { LightResponse } from './light-response.js';
 
 export interface NodeServeOptions extends ServeOptions {
@@ -28,6 +30,7 @@ const TEXT_BATCH_BYTES = 16 * 1024;
 class SocketTransport implements Transport {
   readonly remoteAddress: string;
   readonly remotePort: number;
+  readonly alpnProtocol: string | null;
 
   constructor(
     private readonly socket: net.Socket,
@@ -35,6 +38,8 @@ class SocketTransport implements Transport {
   ) {
     this.remoteAddress = socket.remoteAddress ?? '';
     this.remotePort = socket.remotePort ?? 0;
+    const alpn = (socket as tls.TLSSocket).alpnProtocol;
+    this.alpnProtocol = typeof alpn === 'string' ? alpn : null;
   }
 
   // While corked, text is joined into one string: one write instead of a writev of many small
@@ -115,7 +120,7 @@ class NodeServer extends ServerBase {
     const core = this.core;
     const encrypted = options.tls !== undefined;
     this.listener = encrypted
-      ? tls.createServer({ ...options.tls, allowHalfOpen: true, ALPNProtocols: ['http/1.1'] }, (socket) => attach(core, socket, true))
+      ? tls.createServer({ ...options.tls, allowHalfOpen: true, ALPNProtocols: options.http2 ? ['h2', 'http/1.1'] : ['http/1.1'] }, (socket) => attach(core, socket, true))
       : net.createServer({ allowHalfOpen: true }, (socket) => attach(core, socket, false));
     this.ready = new Promise<void>((resolve, reject) => {
       this.listener.once('error', reject);
@@ -183,7 +188,7 @@ class ClusterServer extends ServerBase {
   }
 }
 
-/** Serves `options.fetch` (and `options.routes`) over HTTP/1.1 on Node. */
+/** Serves `options.fetch` (and `options.routes`) over HTTP/1.1, and HTTP/2 with `http2: true`, on Node. */
 export function serve(options: NodeServeOptions): Server {
   const workers = options.workers ?? 1;
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a positive integer, got ${workers}`);

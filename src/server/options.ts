@@ -1,6 +1,7 @@
 // What `serve()` accepts, and the limits it falls back to. Node's http server is the reference for
 // every default that it has; the rest are chosen to be safe on a public port.
 import { resolveOptions as resolveParserOptions, type ParserOptions } from '../http1/options.js';
+import { resolveHttp2Options, type Http2Options, type ResolvedHttp2Options } from '../http2/options.js';
 import type { Router } from '../router/index.js';
 
 /** What a handler learns about the connection besides the request. */
@@ -51,6 +52,13 @@ export interface ServeOptions extends Limits, Timeouts {
   port?: number;
   /** Default '127.0.0.1'. Use '0.0.0.0' or '::' to listen on every interface. */
   hostname?: string;
+  /**
+   * Serve HTTP/2 too (RFC 9113), with the same handler: over TLS when ALPN picks `h2`, and on
+   * cleartext when a connection starts with the HTTP/2 preface (h2c with prior knowledge);
+   * HTTP/1.1 clients keep working on the same port. `Upgrade: h2c` is not offered. An object
+   * sets the HTTP/2 limits. Default false.
+   */
+  http2?: boolean | Http2Options;
   /** PEM certificate chain and key: serve HTTPS. */
   tls?: { cert: string; key: string };
   /** Stops the server like `close()` when aborted. */
@@ -64,6 +72,8 @@ export interface ServeOptions extends Limits, Timeouts {
 
 export interface ResolvedServeOptions {
   parser: ParserOptions;
+  /** Null: HTTP/1.1 only. */
+  http2: ResolvedHttp2Options | null;
   maxRequestsPerConnection: number;
   maxConnections: number;
   headersTimeout: number;
@@ -94,6 +104,7 @@ export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions
   resolveParserOptions(parser); // throws RangeError on a bad limit now, not on the first request
   return {
     parser,
+    http2: options.http2 ? resolveHttp2Options(options.http2 === true ? {} : options.http2) : null,
     maxRequestsPerConnection: count('maxRequestsPerConnection', options.maxRequestsPerConnection, 0),
     maxConnections: count('maxConnections', options.maxConnections, 10_000),
     headersTimeout: duration('headersTimeout', options.headersTimeout, 60_000),

@@ -12,6 +12,8 @@ export interface BodyFlow {
   sendContinue(): void;
 }
 
+import type { HeaderList } from '../http1/head.js';
+
 const HIGH_WATER_MARK = 64 * 1024;
 
 export class RequestBody {
@@ -26,6 +28,8 @@ export class RequestBody {
   /** The consumer cancelled (or the handler answered without reading): drop what comes. */
   private discarding = false;
   private continueSent: boolean;
+  private trailerList: HeaderList = [];
+  private trailerWaiter: { promise: Promise<HeaderList>; resolve(list: HeaderList): void; reject(error: Error): void } | null = null;
   /** `collect()` was called: keep every piece, resolve at the end. */
   private collector: { resolve(bytes: Uint8Array): void; reject(error: Error): void } | null = null;
 
@@ -127,9 +131,28 @@ export class RequestBody {
     }
   }
 
+  /** Trailer fields that came after the body (call before `end()`). */
+  setTrailers(list: HeaderList): void {
+    this.trailerList = list;
+  }
+
+  /** The trailer fields, once the body has ended (none: an empty list); rejects if it failed. */
+  trailers(): Promise<HeaderList> {
+    if (this.ended) return Promise.resolve(this.trailerList);
+    if (this.failure) return Promise.reject(this.failure);
+    if (!this.trailerWaiter) {
+      let resolve!: (list: HeaderList) => void;
+      let reject!: (error: Error) => void;
+      const promise = new Promise<HeaderList>((res, rej) => ((resolve = res), (reject = rej)));
+      this.trailerWaiter = { promise, resolve, reject };
+    }
+    return this.trailerWaiter.promise;
+  }
+
   end(): void {
     if (this.ended) return;
     this.ended = true;
+    this.trailerWaiter?.resolve(this.trailerList);
     if (this.discarding) return;
     if (this.collector) this.finishCollect();
     else this.controller?.close();
@@ -139,6 +162,7 @@ export class RequestBody {
   fail(error: Error): void {
     if (this.ended || this.failure) return;
     this.failure = error;
+    this.trailerWaiter?.reject(error);
     if (this.discarding) return;
     if (this.collector) this.collector.reject(error);
     else this.controller?.error(error);

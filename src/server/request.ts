@@ -2,7 +2,7 @@
 // parsing, header validation, a body stream), and most handlers read only the method, the URL
 // and a header or two. So this object answers those from the parsed head and makes the real
 // `Request` only when something else is asked of it. It passes `instanceof Request`.
-import type { RequestHead } from '../http1/head.js';
+import type { HeaderList } from '../http1/head.js';
 import { delegateToNative } from './native-delegate.js';
 import type { RequestBody } from './request-body.js';
 
@@ -18,18 +18,39 @@ export interface RequestContext {
   signal(): AbortSignal;
 }
 
+/** A Host field or :authority: reg-name, IPv4, or a bracketed IPv6 literal, with a port (RFC 3986 §3.2.2). */
+const HOST = /^[\w.~%!$&'()*+,;=:[\]-]*$/;
+
+export function isValidHost(host: string): boolean {
+  return HOST.test(host);
+}
+
+/** What a request is made of: the parsed HTTP/1.1 head, or HTTP/2 pseudo-headers and fields. */
+export interface RequestLine {
+  readonly method: string;
+  /** The request target: origin-form ('/path?query'), absolute-form, or '*'. */
+  readonly url: string;
+  readonly headers: HeaderList;
+}
+
 const NO_BODY_METHODS = new Set(['GET', 'HEAD']);
 const decoder = new TextDecoder();
 
+let bodyOf: (request: object) => RequestBody | null | undefined;
+
 export class IncomingRequest {
-  #head: RequestHead;
+  static {
+    bodyOf = (request) => (#context in request ? (request as IncomingRequest).#context.body : undefined);
+  }
+
+  #head: RequestLine;
   #context: RequestContext;
   #method: string | undefined;
   #url: string | undefined;
   #headers: Headers | undefined;
   #request: Request | undefined;
 
-  constructor(head: RequestHead, context: RequestContext) {
+  constructor(head: RequestLine, context: RequestContext) {
     this.#head = head;
     this.#context = context;
   }
@@ -105,4 +126,9 @@ delegateToNative(IncomingRequest.prototype, Request.prototype, (self) => (self a
 /** The handler's view of an IncomingRequest. */
 export function asRequest(request: IncomingRequest): Request {
   return request as unknown as Request;
+}
+
+/** The connection's body of a request the server made (undefined for any other Request). */
+export function requestBodyOf(request: Request): RequestBody | null | undefined {
+  return bodyOf(request);
 }

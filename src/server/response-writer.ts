@@ -1,7 +1,8 @@
 // Writes a web `Response` as HTTP/1.1 bytes. String and byte bodies go out with the head in one
 // write and no promise; streams are copied chunk by chunk, waiting for the socket to drain.
-import { CHUNK_END, LAST_CHUNK, chunkHeader, writeResponseHead, type ResponseHeadInit } from '../http1/writer.js';
+import { CHUNK_END, LAST_CHUNK, chunkHeader, lastChunk, writeResponseHead, type ResponseHeadInit } from '../http1/writer.js';
 import { responseParts, type ResponseParts } from './response-source.js';
+import { hasTrailers, trailersOf } from './trailers.js';
 import type { Transport } from './transport.js';
 
 /** The connection as the writer sees it. */
@@ -29,7 +30,7 @@ const encoder = new TextEncoder();
 const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
 
 /** Statuses that never carry a body (RFC 9110 §6.4.1). */
-function bodyless(status: number): boolean {
+export function bodyless(status: number): boolean {
   return status === 204 || status === 304 || status < 200;
 }
 
@@ -74,7 +75,8 @@ export function writeResponse(target: WriteTarget, response: Response, options: 
       const framing = source.length >= 0 ? source.length : options.chunkedAllowed ? 'chunked' : 'close';
       if (framing === 'close') options.keepAlive = false;
       transport.write(writeResponseHead(headInit(parts, framing, options.keepAlive)));
-      if (!options.headRequest) return pipeBody(target, source.stream, framing);
+      // Trailers need chunked framing: they ride the last chunk (RFC 9112 §7.1.2).
+      if (!options.headRequest) return pipeBody(target, source.stream, framing, framing === 'chunked' && hasTrailers(response) ? response : null);
       void source.stream.cancel().catch(() => undefined);
       return undefined;
     }
@@ -88,7 +90,7 @@ function writeBytes(transport: Transport, parts: ResponseParts, bytes: Uint8Arra
   transport.uncork();
 }
 
-async function pipeBody(target: WriteTarget, stream: ReadableStream<Uint8Array>, framing: number | 'chunked' | 'close'): Promise<void> {
+async function pipeBody(target: WriteTarget, stream: ReadableStream<Uint8Array>, framing: number | 'chunked' | 'close', withTrailers: Response | null): Promise<void> {
   const transport = target.transport;
   const reader = stream.getReader();
   let written = 0;
@@ -118,7 +120,7 @@ async function pipeBody(target: WriteTarget, stream: ReadableStream<Uint8Array>,
       }
       if (!ready) await target.drained();
     }
-    if (framing === 'chunked') transport.write(LAST_CHUNK);
+    if (framing === 'chunked') transport.write(withTrailers ? lastChunk((await trailersOf(withTrailers)) ?? []) : LAST_CHUNK);
     else if (typeof framing === 'number' && written !== framing) {
       throw new ResponseBodyError(`the response body ended at ${written} of its Content-Length ${framing} bytes`);
     }

@@ -3,10 +3,12 @@
 // An adapter listens, wraps each socket in a Transport and calls `accept`.
 import { dateHeaderLine } from '../http1/writer.js';
 import { ANY_METHOD, Router } from '../router/index.js';
+import { Http2Connection } from '../http2/connection.js';
 import { Connection, type ConnectionHost } from './connection.js';
 import { resolveServeOptions, type ConnectionInfo, type ResolvedServeOptions, type RouteHandler, type ServeOptions } from './options.js';
 import { internalError } from './internal-error.js';
-import type { Transport } from './transport.js';
+import { ProtocolSniffer } from './protocol-sniffer.js';
+import type { ServerConnection, Transport } from './transport.js';
 
 const OVERLOADED = `HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n`;
 
@@ -30,7 +32,8 @@ function parseRouteKey(key: string): [method: string, pattern: string] {
 export class ServerCore implements ConnectionHost {
   readonly options: ResolvedServeOptions;
   closing = false;
-  private readonly connections = new Set<Connection>();
+  /** By transport: a sniffed connection is replaced by the one for its protocol. */
+  private readonly connections = new Map<Transport, ServerConnection>();
   private readonly router: Router<RouteHandler> | null;
   private sweep: ReturnType<typeof setInterval> | null = null;
   private readonly sweepInterval: number;
@@ -54,14 +57,14 @@ export class ServerCore implements ConnectionHost {
   }
 
   /** A new socket. Over the connection limit it is answered 503 and closed. */
-  accept(transport: Transport): Connection | null {
+  accept(transport: Transport): ServerConnection | null {
     if (this.closing || this.connections.size >= this.options.maxConnections) {
       transport.write(`${OVERLOADED}${dateHeaderLine()}\r\n`);
       transport.end();
       return null;
     }
-    const connection = new Connection(transport, this);
-    this.connections.add(connection);
+    const connection = this.connect(transport);
+    this.connections.set(transport, connection);
     this.sweep ??= setInterval(() => this.checkDeadlines(), this.sweepInterval);
     (this.sweep as { unref?: () => void }).unref?.();
     return connection;
@@ -71,8 +74,29 @@ export class ServerCore implements ConnectionHost {
     return this.connections.size;
   }
 
-  connectionClosed(connection: Connection): void {
-    this.connections.delete(connection);
+  /**
+   * HTTP/1.1 unless HTTP/2 is on: then TLS ALPN decides, and on cleartext (or TLS without ALPN)
+   * the first bytes do.
+   */
+  private connect(transport: Transport): ServerConnection {
+    const http2 = this.options.http2;
+    if (!http2 || transport.alpnProtocol === 'http/1.1') return new Connection(transport, this);
+    if (transport.alpnProtocol === 'h2') return new Http2Connection(transport, this, http2);
+    const o = this.options;
+    return new ProtocolSniffer(
+      transport,
+      (isHttp2) => {
+        const connection = isHttp2 ? new Http2Connection(transport, this, http2) : new Connection(transport, this);
+        this.connections.set(transport, connection);
+        return connection;
+      },
+      Math.min(o.headersTimeout, o.requestTimeout),
+      () => this.connectionClosed(transport),
+    );
+  }
+
+  connectionClosed(transport: Transport): void {
+    this.connections.delete(transport);
     if (this.connections.size > 0) return;
     if (this.sweep) clearInterval(this.sweep);
     this.sweep = null;
@@ -82,11 +106,11 @@ export class ServerCore implements ConnectionHost {
   /** Idle connections close now; busy ones after their response, or when the grace period ends. */
   async shutdown(): Promise<void> {
     this.closing = true;
-    for (const connection of this.connections) connection.shutdown();
+    for (const connection of this.connections.values()) connection.shutdown();
     if (this.connections.size === 0) return;
     const done = new Promise<void>((resolve) => (this.allClosed = resolve));
     const grace = setTimeout(() => {
-      for (const connection of this.connections) connection.destroy(new Error('the server closed'));
+      for (const connection of this.connections.values()) connection.destroy(new Error('the server closed'));
     }, this.options.gracefulTimeout);
     await done;
     clearTimeout(grace);
@@ -139,7 +163,7 @@ export class ServerCore implements ConnectionHost {
 
   private checkDeadlines(): void {
     const now = Date.now();
-    for (const connection of this.connections) connection.checkDeadline(now);
+    for (const connection of this.connections.values()) connection.checkDeadline(now);
   }
 }
 

@@ -22,6 +22,8 @@ export interface Transport {
   readonly remoteAddress: string;
   readonly remotePort: number;
   readonly encrypted: boolean;
+  /** The protocol TLS ALPN chose ('h2', 'http/1.1'), or null (cleartext, or no ALPN). */
+  readonly alpnProtocol: string | null;
 }
 
 /** What an adapter calls on the connection. Chunks given to `onData` must not be reused later. */
@@ -32,4 +34,13 @@ export interface TransportEvents {
   onDrain(): void;
   /** The transport is closed (either side, or an error). */
   onClose(): void;
+}
+
+/** What the server core keeps of each connection, whatever its protocol. */
+export interface ServerConnection extends TransportEvents {
+  /** Called by the server's sweep: enforces the deadline that runs. */
+  checkDeadline(now: number): void;
+  /** Graceful shutdown: finish what is in flight, take nothing new. */
+  shutdown(): void;
+  destroy(error?: unknown): void;
 }

@@ -85,6 +85,22 @@ describe('wirespeed bench', () => {
     });
   });
 
+  it('prints the HTTP/1.1 vs HTTP/2 report from one real run of wrk and h2load', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wirespeed-report-'));
+    const markdown = execFileSync(process.execPath, [cli, 'report', 'h1-vs-h2', '--quick', '--out', join(dir, 'run.json')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const result = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as ResultFile;
+    // Only the report's cases ran: 2 groups x 2 servers per protocol.
+    expect(result.cases.map((c) => `${c.suite}/${c.impl}`).sort()).toEqual(
+      ['http2/node-http2', 'http2/node-http2', 'http2/wirespeed-node-light-h2', 'http2/wirespeed-node-light-h2', 'server/node-http', 'server/node-http', 'server/wirespeed-node-light', 'server/wirespeed-node-light'],
+    );
+    for (const c of result.cases) expect(c.metrics!.errors).toBe(0);
+    const row = markdown.split('\n').find((line) => line.startsWith('| concurrent: req/s |'))!;
+    const cells = row.split('|').slice(2, -1).map((s) => s.trim());
+    const h2 = result.cases.find((c) => c.impl === 'wirespeed-node-light-h2' && c.group.startsWith('h2 hello, 10 connections'))!;
+    expect(cells[3]).toBe(`${(h2.metrics!.requestsPerSec / 1000).toFixed(1)}k`);
+    expect(markdown).not.toContain('—');
+  });
+
   it('refuses an unknown suite and an unknown command with a clear message', () => {
     const run = (args: string[]) => {
       try {
@@ -96,7 +112,7 @@ describe('wirespeed bench', () => {
     };
     expect(run(['bench', '--suite', 'nope'])).toContain('unknown suite "nope"');
     expect(run(['frobnicate'])).toContain('"frobnicate" is not available');
-    expect(run(['report', 'nope'])).toContain('unknown report "nope" (have: micro)');
+    expect(run(['report', 'nope'])).toContain('unknown report "nope" (have: h1-vs-h2, micro, servers)');
     expect(run(['compare', 'one.json'])).toContain('no such file');
   });
 });

@@ -4,6 +4,7 @@
 import { Hono } from 'hono';
 import { LightResponse } from '../../src/server/light-response.js';
 import type { ServeOptions } from '../../src/server/options.js';
+import { requestTrailers, withTrailers } from '../../src/server/trailers.js';
 import { wasmCore } from '../../src/wasm/module.js';
 
 const stats = { calls: 0, errors: [] as string[], aborted: 0, bodyBytes: 0, bigCalls: 0 };
@@ -75,6 +76,14 @@ async function handle(request: Request, info: { remoteAddress: string }): Promis
       const response = new LightResponse('changed');
       response.headers.set('x-changed', 'yes');
       return response;
+    }
+    case '/trailers': {
+      // Reads the body and its trailers; answers with trailers of its own.
+      const body = await request.text();
+      const trailers = await requestTrailers(request);
+      // A stream body: HTTP/1.1 sends trailers only with chunked framing.
+      const reply = new Response(new Blob([`got ${body.length}`]).stream());
+      return withTrailers(reply, () => ({ 'x-length': String(body.length), 'x-echo': trailers.get('x-client') ?? 'none' }));
     }
     case '/bytes':
       return new Response(new Uint8Array([0, 1, 2, 250, 255]));

@@ -4,6 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Http2Options } from '../../src/http2/options.js';
 import { curl, fixture, raw, statuses } from './clients.js';
 
 /** JSON-safe server options: limits, timeouts, and whether to use the TLS fixture. */
@@ -18,6 +19,7 @@ export interface TestServerOptions {
   requestTimeout?: number;
   keepAliveTimeout?: number;
   gracefulTimeout?: number;
+  http2?: boolean | Http2Options;
 }
 
 export interface Launched {
@@ -33,14 +35,14 @@ export type Launcher = (options: TestServerOptions) => Promise<Launched>;
 const get = (port: number, path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${extra}\r\n`;
 
 /** A server for the tests in this describe block. */
-function useServer(launch: Launcher, options: TestServerOptions = {}) {
+export function useServer(launch: Launcher, options: TestServerOptions = {}) {
   const ref = {} as Launched;
   beforeAll(async () => Object.assign(ref, await launch(options)));
   afterAll(async () => ref.close?.());
   return ref;
 }
 
-async function stats(url: string) {
+export async function stats(url: string) {
   return (await (await fetch(`${url}/stats`)).json()) as { calls: number; errors: string[]; aborted: number; bodyBytes: number; bigCalls: number };
 }
 
@@ -101,6 +103,13 @@ export function serverSuite(name: string, launch: Launcher): void {
       expect(await json.json()).toEqual({ light: true });
       const changed = await fetch(`${server.url}/light-changed`);
       expect([changed.headers.get('x-changed'), await changed.text()]).toEqual(['yes', 'changed']);
+    });
+
+    it('reads chunked request trailers and sends response trailers on the last chunk', async () => {
+      const request = `POST /trailers HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n0\r\nX-Client: t1\r\n\r\n`;
+      const { text } = await raw(server.port, [request], { wait: 3000 });
+      expect(text).toMatch(/transfer-encoding: chunked/i);
+      expect(text.endsWith('5\r\ngot 3\r\n0\r\nx-echo: t1\r\nx-length: 3\r\n\r\n')).toBe(true);
     });
 
     it('frames a stream of unknown length as chunked, and 204/304 without a body', async () => {

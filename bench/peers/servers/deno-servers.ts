@@ -22,6 +22,13 @@ switch (name) {
     await serve({ port, hostname, fetch: fetchAppSync }).ready;
     break;
   }
+  case 'wirespeed-deno-h2':
+  case 'wirespeed-deno-light-h2': {
+    const { serve, LightResponse } = await import('../../../src/server/deno.js');
+    if (name === 'wirespeed-deno-light-h2') globalThis.Response = LightResponse;
+    await serve({ port, hostname, http2: true, fetch: fetchAppSync }).ready;
+    break;
+  }
   case 'deno-serve':
     await new Promise<void>((resolve) => Deno.serve({ port, hostname, onListen: resolve }, fetchAppSync));
     break;

@@ -2,6 +2,7 @@
 // Every server answers the routes of app.ts (raw-net answers every request with the hello bytes:
 // it is the ceiling of Node's socket layer, not an HTTP server).
 import http from 'node:http';
+import http2 from 'node:http2';
 import net from 'node:net';
 import { HELLO, JSON_BODY, KB1, KB10, fetchAppSync } from './app.js';
 
@@ -31,6 +32,38 @@ async function start(): Promise<void> {
     case 'wirespeed-node': {
       const { serve } = await import('../../../src/server/node.js');
       await serve({ port, hostname: host, fetch: fetchAppSync }).ready;
+      return;
+    }
+    case 'wirespeed-node-h2':
+    case 'wirespeed-node-light-h2': {
+      // HTTP/2 (h2c with prior knowledge) and HTTP/1.1 on one port.
+      const { serve, LightResponse } = await import('../../../src/server/node.js');
+      if (name === 'wirespeed-node-light-h2') globalThis.Response = LightResponse;
+      await serve({ port, hostname: host, http2: true, fetch: fetchAppSync }).ready;
+      return;
+    }
+    case 'node-http2': {
+      // Node's own HTTP/2 server (nghttp2), with its core stream API: the fastest way to use it.
+      const server = http2.createServer();
+      server.on('stream', (stream, headers) => {
+        if (headers[':method'] === 'POST') {
+          const parts: Buffer[] = [];
+          stream.on('data', (d: Buffer) => parts.push(d));
+          stream.on('end', () => {
+            stream.respond({ ':status': 200, 'content-type': 'application/octet-stream' });
+            stream.end(Buffer.concat(parts));
+          });
+          return;
+        }
+        const body = nodeBody(headers[':path']);
+        if (!body) {
+          stream.respond({ ':status': 404 });
+          return stream.end('not found');
+        }
+        stream.respond({ ':status': 200, 'content-type': body[0] });
+        stream.end(body[1]);
+      });
+      await new Promise<void>((resolve) => server.listen(port, host, resolve));
       return;
     }
     case 'wirespeed-node-light': {

@@ -1,7 +1,6 @@
 // A report of `wirespeed report` shown from any stored run that has its suites: the same sections
 // and cells as the CLI's Markdown (bench/reports), which can be copied as it is.
 import { useMemo } from 'react';
-import { suiteRows } from '../../../bench/reports/markdown.js';
 import { REPORTS } from '../../../bench/reports/index.js';
 import type { ResultSummary } from '../api.js';
 import { download } from '../export.js';
@@ -50,18 +49,18 @@ export function ReportView({ list, report, run, onSelect }: { list: ResultSummar
         )}
       </section>
       {file &&
-        definition.sections.map(([suite, heading]) => {
-          const table = suiteRows(file, suite);
+        definition.sections.map((section) => {
+          const table = section.table(file);
           return (
-            <section className="card" key={suite}>
-              <h2>{heading}</h2>
+            <section className="card" key={section.heading}>
+              <h2>{section.heading}</h2>
               {table.rows.length === 0 ? (
-                <p className="muted">This run has no {suite} cases.</p>
+                <p className="muted">This run has no {section.suite} cases.</p>
               ) : (
                 <table className="report">
                   <thead>
                     <tr>
-                      <th>{suite}</th>
+                      <th>{table.corner}</th>
                       {table.impls.map((impl) => (
                         <th key={impl} className="num">
                           {impl}

@@ -16,11 +16,15 @@ export function parseGoaway(header: FrameHeader, payload: Uint8Array): GoawayFra
   return { type: 'goaway', lastStreamId: readUint31(payload, 0), errorCode: readUint32(payload, 4), debug: payload.subarray(8) };
 }
 
-export function encodeGoaway(lastStreamId: number, errorCode: number, debug = ''): Uint8Array {
+export function goawayPayload(lastStreamId: number, errorCode: number, debug = ''): Uint8Array {
   const text = new TextEncoder().encode(debug);
   const payload = new Uint8Array(8 + text.length);
   writeUint32(payload, 0, lastStreamId & 0x7fff_ffff);
   writeUint32(payload, 4, errorCode);
   payload.set(text, 8);
-  return frame(FrameType.GOAWAY, 0, 0, payload);
+  return payload;
+}
+
+export function encodeGoaway(lastStreamId: number, errorCode: number, debug = ''): Uint8Array {
+  return frame(FrameType.GOAWAY, 0, 0, goawayPayload(lastStreamId, errorCode, debug));
 }

@@ -75,6 +75,13 @@ export function readUint32(bytes: Uint8Array, at: number): number {
   return ((bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
 }
 
+/** `value` as 4 big-endian bytes: the payload of RST_STREAM and WINDOW_UPDATE. */
+export function uint32Bytes(value: number): Uint8Array {
+  const bytes = new Uint8Array(4);
+  writeUint32(bytes, 0, value);
+  return bytes;
+}
+
 export function writeUint32(bytes: Uint8Array, at: number, value: number): void {
   bytes[at] = value >>> 24;
   bytes[at + 1] = (value >>> 16) & 0xff;

@@ -1,6 +1,6 @@
 // RST_STREAM (RFC 9113 §6.4).
 import { ConnectionError } from '../errors.js';
-import { frame, FrameType, readUint32, writeUint32, type FrameHeader } from './header.js';
+import { frame, FrameType, readUint32, uint32Bytes, type FrameHeader } from './header.js';
 
 export interface RstStreamFrame {
   type: 'rst_stream';
@@ -16,7 +16,5 @@ export function parseRstStream(header: FrameHeader, payload: Uint8Array): RstStr
 }
 
 export function encodeRstStream(streamId: number, errorCode: number): Uint8Array {
-  const payload = new Uint8Array(4);
-  writeUint32(payload, 0, errorCode);
-  return frame(FrameType.RST_STREAM, 0, streamId, payload);
+  return frame(FrameType.RST_STREAM, 0, streamId, uint32Bytes(errorCode));
 }

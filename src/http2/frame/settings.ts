@@ -40,14 +40,18 @@ export function parseSettings(header: FrameHeader, payload: Uint8Array): Setting
   return { type: 'settings', ack, settings };
 }
 
-export function encodeSettings(settings: Setting[]): Uint8Array {
+export function settingsPayload(settings: Setting[]): Uint8Array {
   const payload = new Uint8Array(settings.length * 6);
   settings.forEach(([id, value], i) => {
     payload[i * 6] = id >>> 8;
     payload[i * 6 + 1] = id & 0xff;
     writeUint32(payload, i * 6 + 2, value);
   });
-  return frame(FrameType.SETTINGS, 0, 0, payload);
+  return payload;
+}
+
+export function encodeSettings(settings: Setting[]): Uint8Array {
+  return frame(FrameType.SETTINGS, 0, 0, settingsPayload(settings));
 }
 
 export const SETTINGS_ACK = frame(FrameType.SETTINGS, Flag.ACK, 0);

@@ -1,6 +1,6 @@
 // WINDOW_UPDATE (RFC 9113 §6.9).
 import { ConnectionError, StreamError } from '../errors.js';
-import { frame, FrameType, readUint31, writeUint32, type FrameHeader } from './header.js';
+import { frame, FrameType, readUint31, uint32Bytes, type FrameHeader } from './header.js';
 
 export interface WindowUpdateFrame {
   type: 'window_update';
@@ -22,7 +22,5 @@ export function parseWindowUpdate(header: FrameHeader, payload: Uint8Array): Win
 }
 
 export function encodeWindowUpdate(streamId: number, increment: number): Uint8Array {
-  const payload = new Uint8Array(4);
-  writeUint32(payload, 0, increment & 0x7fff_ffff);
-  return frame(FrameType.WINDOW_UPDATE, 0, streamId, payload);
+  return frame(FrameType.WINDOW_UPDATE, 0, streamId, uint32Bytes(increment & 0x7fff_ffff));
 }

@@ -1,0 +1,41 @@
+// A response's fields as an HTTP/2 header list (RFC 9113 §8.3.2, §8.2): `:status` first, names in
+// lowercase, no connection-specific fields (§8.2.2), Content-Length from the body when it is known,
+// and a Date as the HTTP/1.1 writer adds one.
+import type { HeaderList } from '../http1/head.js';
+import { checkField, httpDate } from '../http1/writer.js';
+
+/** §8.2.2: these are HTTP/1.1 connection fields; an HTTP/2 message must not carry them. */
+const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+
+const STATUS_TEXT: string[] = [];
+
+/**
+ * `length`: the body's byte count, or null when it is unknown (a stream). A Content-Length the
+ * handler set is kept only for a stream body; the writer checks the stream against it.
+ */
+export function responseFields(status: number, headers: Iterable<[string, string]>, length: number | null): HeaderList {
+  const list: HeaderList = [[':status', (STATUS_TEXT[status] ??= String(status))]];
+  let hasDate = false;
+  for (const [rawName, value] of headers) {
+    checkField(rawName, value);
+    const name = rawName.toLowerCase();
+    if (CONNECTION_SPECIFIC.has(name)) continue;
+    if (name === 'content-length' && length !== null) continue;
+    if (name === 'date') hasDate = true;
+    list.push([name, value]);
+  }
+  if (!hasDate) list.push(['date', httpDate()]);
+  if (length !== null) list.push(['content-length', String(length)]);
+  return list;
+}
+
+/** Trailer fields: regular fields only, lowercase (§8.1). */
+export function trailerList(trailers: Iterable<[string, string]>): HeaderList {
+  const list: HeaderList = [];
+  for (const [name, value] of trailers) {
+    checkField(name, value, 'trailer');
+    const lower = name.toLowerCase();
+    if (!CONNECTION_SPECIFIC.has(lower)) list.push([lower, value]);
+  }
+  return list;
+}

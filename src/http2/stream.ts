@@ -1,0 +1,112 @@
+// One HTTP/2 stream of a server connection: its state (§5.1), its two flow-control windows, the
+// request body fed by DATA, and the response bytes waiting for send window. The connection does
+// the I/O; a stream only keeps account.
+import type { HeaderList } from '../http1/head.js';
+import { RequestBody, type BodyFlow } from '../server/request-body.js';
+import { ReceiveWindow, SendWindow } from './flow-control.js';
+import { StreamStateMachine } from './stream-state.js';
+
+/** What a stream asks of its connection. */
+export interface StreamHost {
+  /** The handler consumed `n` body bytes: give them back to the peer's windows. */
+  release(stream: Http2Stream, n: number): void;
+  /** The handler read a body that waits for `100 Continue`. */
+  sendContinue(stream: Http2Stream): void;
+}
+
+/** Response bytes queued past this make a streaming response wait (its producer is paused). */
+export const STREAM_HIGH_WATER_MARK = 64 * 1024;
+
+export class Http2Stream implements BodyFlow {
+  readonly state: StreamStateMachine;
+  readonly sendWindow: SendWindow;
+  readonly receiveWindow: ReceiveWindow;
+  body: RequestBody | null = null;
+  /** From the request's Content-Length, checked against the DATA received (§8.1.1). */
+  contentLength: number | null = null;
+  received = 0;
+  headRequest = false;
+  expectsContinue = false;
+  responseStarted = false;
+  readonly startedAt = Date.now();
+
+  /** Response DATA not yet sent for want of window. */
+  readonly pending: Uint8Array[] = [];
+  pendingBytes = 0;
+  /** END_STREAM goes out after `pending`: with `trailers` as a HEADERS frame, or on the last DATA. */
+  endQueued = false;
+  trailers: HeaderList | null = null;
+
+  private paused = false;
+  private unreleased = 0;
+  private abort: AbortController | null = null;
+  private writableWaiters: (() => void)[] = [];
+
+  constructor(
+    readonly id: number,
+    private readonly host: StreamHost,
+    sendWindow: number,
+    receiveWindow: number,
+  ) {
+    this.state = new StreamStateMachine(id);
+    this.sendWindow = new SendWindow(id, sendWindow);
+    this.receiveWindow = new ReceiveWindow(id, receiveWindow);
+  }
+
+  openBody(): RequestBody {
+    return (this.body = new RequestBody(this, this.expectsContinue));
+  }
+
+  signal(): AbortSignal {
+    return (this.abort ??= new AbortController()).signal;
+  }
+
+  /** Body bytes arrived (a copy: the frame's bytes are reused). */
+  receiveBody(data: Uint8Array): void {
+    const body = this.body;
+    if (!body) return;
+    body.push(data);
+    // Bytes the handler holds off are not given back: the peer stops when its window is used up.
+    if (this.paused) this.unreleased += data.length;
+    else this.host.release(this, data.length);
+  }
+
+  /** The peer reset the stream, or the connection went away. */
+  cancel(reason: Error): void {
+    this.body?.fail(reason);
+    this.abort?.abort(reason);
+    this.wakeWriters();
+  }
+
+  // ---- BodyFlow: the handler's reading paces the peer through the windows ----
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    const n = this.unreleased;
+    this.unreleased = 0;
+    if (n) this.host.release(this, n);
+  }
+
+  sendContinue(): void {
+    if (!this.responseStarted) this.host.sendContinue(this);
+  }
+
+  // ---- response side ----
+
+  /** Resolves when a streaming response may queue more (or the stream is gone). */
+  writable(): Promise<void> {
+    return new Promise((resolve) => this.writableWaiters.push(resolve));
+  }
+
+  wakeWriters(): void {
+    const waiters = this.writableWaiters;
+    if (!waiters.length) return;
+    this.writableWaiters = [];
+    for (const wake of waiters) wake();
+  }
+}

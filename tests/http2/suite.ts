@@ -1,0 +1,369 @@
+// `serve({ http2: true })` checked with real HTTP/2 peers: Node's http2 client, curl, h2load,
+// h2spec, and a bare frame client for the attacks. One suite, run against each adapter.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import http2 from 'node:http2';
+import { describe, expect, it } from 'vitest';
+import { h2specBin } from '../../scripts/tools.mjs';
+import { Flag, FrameType, uint32Bytes } from '../../src/http2/frame/header.js';
+import { curl, fixture } from '../server/clients.js';
+import { stats, useServer, type Launcher } from '../server/suite.js';
+import { RawHttp2Client } from './raw-client.js';
+
+interface H2Response {
+  status: number;
+  headers: http2.IncomingHttpHeaders;
+  body: Buffer;
+  trailers: http2.IncomingHttpHeaders;
+}
+
+/** One request on `session`; `trailers` are sent after the body. */
+function request(
+  session: http2.ClientHttp2Session,
+  headers: http2.OutgoingHttpHeaders,
+  body?: Uint8Array | string,
+  trailers?: http2.OutgoingHttpHeaders,
+): Promise<H2Response> {
+  return new Promise((resolve, reject) => {
+    const stream = session.request(headers, { endStream: body === undefined && !trailers, waitForTrailers: trailers !== undefined });
+    if (trailers) stream.on('wantTrailers', () => stream.sendTrailers(trailers));
+    const chunks: Buffer[] = [];
+    let status = 0;
+    let responseHeaders: http2.IncomingHttpHeaders = {};
+    let responseTrailers: http2.IncomingHttpHeaders = {};
+    stream.on('response', (h) => {
+      status = Number(h[':status']);
+      responseHeaders = h;
+    });
+    stream.on('trailers', (t) => (responseTrailers = t));
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', () => resolve({ status, headers: responseHeaders, body: Buffer.concat(chunks), trailers: responseTrailers }));
+    stream.on('error', reject);
+    if (body !== undefined) stream.end(body);
+    else if (trailers) stream.end();
+  });
+}
+
+function connect(url: string): http2.ClientHttp2Session {
+  const session = http2.connect(url, url.startsWith('https') ? { ca: fixture('cert.pem'), servername: 'localhost' } : {});
+  session.on('error', () => undefined);
+  return session;
+}
+
+async function withSession<T>(url: string, run: (session: http2.ClientHttp2Session) => Promise<T>): Promise<T> {
+  const session = connect(url);
+  try {
+    return await run(session);
+  } finally {
+    session.close();
+  }
+}
+
+const get = (path: string): http2.OutgoingHttpHeaders => ({ ':method': 'GET', ':path': path });
+
+function execText(command: string, args: string[], timeout = 120_000): Promise<string> {
+  return new Promise((resolve) => execFile(command, args, { timeout, maxBuffer: 16 << 20 }, (_error, stdout, stderr) => resolve(`${stdout}${stderr}`)));
+}
+
+export function http2Suite(name: string, launch: Launcher): void {
+  describe(`${name}: HTTP/2 requests and responses (h2c)`, () => {
+    const server = useServer(launch, { http2: true });
+
+    it('answers the same handler over h2c, with Date and Content-Length and no connection fields', async () => {
+      const res = await withSession(server.url, (s) => request(s, get('/hello')));
+      expect(res.status).toBe(200);
+      expect(res.body.toString()).toBe('Hello World!');
+      expect(res.headers['content-length']).toBe('12');
+      expect(new Date(String(res.headers.date)).getTime()).toBeGreaterThan(Date.now() - 5000);
+      expect(res.headers.connection).toBeUndefined();
+    });
+
+    it('serves HTTP/1.1 on the same port', async () => {
+      const res = await fetch(`${server.url}/path?x=1`);
+      expect(await res.text()).toBe('GET /path?x=1');
+    });
+
+    it('gives the handler the URL, method and headers of the request', async () => {
+      const res = await withSession(server.url, (s) => request(s, { ':method': 'PUT', ':path': '/headers', 'x-test': 'yes', cookie: 'a=1' }, ''));
+      const headers = JSON.parse(res.body.toString()) as Record<string, string>;
+      expect(headers['x-test']).toBe('yes');
+      expect(headers.cookie).toBe('a=1');
+      const path = await withSession(server.url, (s) => request(s, get('/path?q=%20')));
+      expect(path.body.toString()).toBe('GET /path?q=%20');
+    });
+
+    it('echoes a 5 MiB body through both flow-control windows', async () => {
+      const body = new Uint8Array(5 * 1024 * 1024);
+      for (let i = 0; i < body.length; i++) body[i] = (i * 31) & 0xff;
+      const res = await withSession(server.url, (s) => request(s, { ':method': 'POST', ':path': '/echo' }, body));
+      expect(res.status).toBe(200);
+      expect(res.body.length).toBe(body.length);
+      expect(Buffer.compare(res.body, Buffer.from(body))).toBe(0);
+    });
+
+    it('sends a 2 MiB response within the client windows', async () => {
+      const res = await withSession(server.url, (s) => request(s, get('/big?kb=2048')));
+      expect(res.body.length).toBe(2048 * 1024);
+      expect(res.body.every((b) => b === 97)).toBe(true);
+    });
+
+    it('streams a response body as it is produced', async () => {
+      const res = await withSession(server.url, (s) => request(s, get('/stream?parts=4')));
+      expect(res.body.toString()).toBe('part 0;part 1;part 2;part 3;');
+      expect(res.headers['content-length']).toBeUndefined();
+    });
+
+    it('answers HEAD with the GET headers and no body', async () => {
+      const res = await withSession(server.url, (s) => request(s, { ':method': 'HEAD', ':path': '/hello' }));
+      expect(res.status).toBe(200);
+      expect(res.headers['content-length']).toBe('12');
+      expect(res.body.length).toBe(0);
+    });
+
+    it('carries trailers both ways', async () => {
+      const res = await withSession(server.url, (s) => request(s, { ':method': 'POST', ':path': '/trailers' }, 'abcdef', { 'x-client': 'from-client' }));
+      expect(res.body.toString()).toBe('got 6');
+      expect(res.trailers['x-length']).toBe('6');
+      expect(res.trailers['x-echo']).toBe('from-client');
+    });
+
+    it('runs 100 streams of one connection concurrently', async () => {
+      const results = await withSession(server.url, (s) => Promise.all(Array.from({ length: 100 }, (_, i) => request(s, get(`/slow?ms=${20 + (i % 5)}`)))));
+      expect(results.map((r) => r.status)).toEqual(Array(100).fill(200));
+    });
+
+    it('turns a throwing handler into the onError response', async () => {
+      const res = await withSession(server.url, (s) => request(s, get('/throw')));
+      expect(res.status).toBe(500);
+      expect(res.body.toString()).toBe('500 from onError\n');
+    });
+
+    it('aborts the handler signal when the client resets the stream', async () => {
+      const before = (await stats(server.url)).aborted;
+      await withSession(server.url, async (s) => {
+        const stream = s.request(get('/wait-abort'));
+        stream.on('error', () => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        stream.close(http2.constants.NGHTTP2_CANCEL);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      });
+      expect((await stats(server.url)).aborted).toBe(before + 1);
+    });
+
+    it('answers curl --http2-prior-knowledge', async () => {
+      const res = await curl(['--http2-prior-knowledge', '-w', '\n%{http_version}', `${server.url}/hello`]);
+      expect(res.stdout).toBe('Hello World!\n2');
+    });
+
+    it('serves a bounded h2load run without a failure', async () => {
+      const out = await execText('h2load', ['-n', '2000', '-c', '4', '-m', '10', `${server.url}/hello`]);
+      expect(out).toMatch(/requests: 2000 total, 2000 started, 2000 done, 2000 succeeded, 0 failed, 0 errored/);
+    });
+
+    it.runIf(existsSync(h2specBin()))('passes every h2spec case on h2c', async () => {
+      const out = await execText(h2specBin(), ['-h', '127.0.0.1', '-p', String(server.port), '-o', '3']);
+      expect(out).toMatch(/145 tests, 145 passed, 0 skipped, 0 failed/);
+    });
+  });
+
+  describe(`${name}: HTTP/2 over TLS (ALPN)`, () => {
+    const server = useServer(launch, { http2: true, tls: true });
+
+    it('speaks h2 to an h2 client and HTTP/1.1 to an HTTP/1.1 client on one port', async () => {
+      const res = await withSession(server.url, (s) => request(s, get('/hello')));
+      expect(res.body.toString()).toBe('Hello World!');
+      const h2 = await curl(['--http2', '-k', '-w', '\n%{http_version}', `${server.url}/hello`]);
+      expect(h2.stdout).toBe('Hello World!\n2');
+      const h1 = await curl(['--http1.1', '-k', '-w', '\n%{http_version}', `${server.url}/hello`]);
+      expect(h1.stdout).toBe('Hello World!\n1.1');
+    });
+
+    it.runIf(existsSync(h2specBin()))('passes every h2spec case over TLS', async () => {
+      const out = await execText(h2specBin(), ['-h', '127.0.0.1', '-p', String(server.port), '-t', '-k', '-o', '3']);
+      expect(out).toMatch(/145 tests, 145 passed, 0 skipped, 0 failed/);
+    });
+  });
+
+  describe(`${name}: HTTP/2 defenses (attacks over a real socket)`, () => {
+    const server = useServer(launch, { http2: true });
+
+    it('cuts a rapid reset flood (CVE-2023-44487) with GOAWAY ENHANCE_YOUR_CALM', async () => {
+      const before = (await stats(server.url)).calls;
+      const client = new RawHttp2Client(server.port);
+      await client.ready;
+      for (let id = 1; id < 2 * 3000; id += 2) {
+        client.request(id, 'GET', '/slow?ms=1000');
+        client.send(FrameType.RST_STREAM, 0, id, uint32Bytes(8));
+      }
+      expect(await client.goaway()).toBe('ENHANCE_YOUR_CALM');
+      expect(await client.waitClosed()).toBe(true);
+      // The default burst is 1000 resets: the handler never saw the other 2000 streams.
+      expect((await stats(server.url)).calls - before).toBeLessThan(1100);
+    });
+
+    it('bounds a header block across CONTINUATION frames (CVE-2024-27316)', async () => {
+      const client = new RawHttp2Client(server.port);
+      client.request(1, 'GET', '/hello', { endHeaders: false });
+      const fragment = new Uint8Array(16_000).fill(0x40);
+      for (let i = 0; i < 200 && !client.closed; i++) client.send(FrameType.CONTINUATION, 0, 1, fragment);
+      expect(await client.goaway()).toBe('ENHANCE_YOUR_CALM');
+      expect(await client.waitClosed()).toBe(true);
+    });
+
+    it('cuts a flood of empty CONTINUATION frames', async () => {
+      const client = new RawHttp2Client(server.port);
+      client.request(1, 'GET', '/hello', { endHeaders: false });
+      for (let i = 0; i < 5000; i++) client.send(FrameType.CONTINUATION, 0, 1);
+      expect(await client.goaway()).toBe('ENHANCE_YOUR_CALM');
+    });
+
+    it('cuts an HPACK bomb at the header list limit', async () => {
+      const client = new RawHttp2Client(server.port);
+      // One 4000-byte field put in the dynamic table (index 62), then referenced 200 times: 200
+      // bytes on the wire that decode to 800 KB.
+      const pseudo = client.headerBlock([
+        [':method', 'GET'],
+        [':scheme', 'http'],
+        [':authority', 'localhost'],
+        [':path', '/hello'],
+      ]);
+      // Literal with incremental indexing (RFC 7541 §6.2.1): name "x-bomb", a 4000-byte value.
+      const literal = [0x40, 6, ...Buffer.from('x-bomb'), 0x7f, 0xa1, 0x1e, ...Buffer.alloc(4000, 'a')];
+      const indexed = new Array<number>(200).fill(0x80 | 62);
+      const bomb = new Uint8Array([...pseudo, ...literal, ...indexed]);
+      client.send(FrameType.HEADERS, Flag.END_HEADERS | Flag.END_STREAM, 1, bomb);
+      expect(await client.goaway()).toBe('ENHANCE_YOUR_CALM');
+      expect(client.count(FrameType.HEADERS)).toBe(0);
+    });
+
+    for (const [flood, send] of [
+      ['PING', (c: RawHttp2Client) => c.send(FrameType.PING, 0, 0, new Uint8Array(8))],
+      ['SETTINGS', (c: RawHttp2Client) => c.send(FrameType.SETTINGS, 0, 0)],
+      ['PRIORITY', (c: RawHttp2Client) => c.send(FrameType.PRIORITY, 0, 3, new Uint8Array([0, 0, 0, 0, 16]))],
+    ] as const) {
+      it(`cuts a ${flood} flood (CVE-2019-9512/9515)`, async () => {
+        const client = new RawHttp2Client(server.port);
+        for (let i = 0; i < 5000; i++) send(client);
+        expect(await client.goaway()).toBe('ENHANCE_YOUR_CALM');
+        // At most the burst was answered.
+        expect(client.count(FrameType.PING, Flag.ACK) + client.count(FrameType.SETTINGS, Flag.ACK)).toBeLessThanOrEqual(1002);
+      });
+    }
+
+    it('cuts a flood of empty DATA frames (CVE-2019-9518)', async () => {
+      const client = new RawHttp2Client(server.port);
+      client.request(1, 'POST', '/count-body');
+      for (let i = 0; i < 5000; i++) client.send(FrameType.DATA, 0, 1);
+      expect(await client.goaway()).toBe('ENHANCE_YOUR_CALM');
+    });
+
+    it('answers a connection window pushed past 2^31-1 with GOAWAY FLOW_CONTROL_ERROR', async () => {
+      const client = new RawHttp2Client(server.port);
+      client.send(FrameType.WINDOW_UPDATE, 0, 0, uint32Bytes(0x7fff_ffff));
+      expect(await client.goaway()).toBe('FLOW_CONTROL_ERROR');
+    });
+
+    it('answers DATA past the stream window with FLOW_CONTROL_ERROR', async () => {
+      const client = new RawHttp2Client(server.port);
+      client.request(1, 'POST', '/hold-body?ms=2000');
+      const chunk = new Uint8Array(16_384);
+      for (let i = 0; i < 40; i++) client.send(FrameType.DATA, 0, 1, chunk); // 640 KiB > the 256 KiB window
+      await client.until(() => client.frames.some((f) => f.type === FrameType.RST_STREAM || f.type === FrameType.GOAWAY));
+      const code = client.resets().get(1) ?? (await client.goaway(100));
+      expect(code).toBe('FLOW_CONTROL_ERROR');
+    });
+  });
+
+  describe(`${name}: HTTP/2 limits`, () => {
+    const server = useServer(launch, { http2: { maxConcurrentStreams: 2, initialWindowSize: 16_384, settingsTimeout: 400, pingTimeout: 400 }, keepAliveTimeout: 400 });
+
+    it('refuses a stream over SETTINGS_MAX_CONCURRENT_STREAMS with REFUSED_STREAM', async () => {
+      const client = new RawHttp2Client(server.port);
+      for (const id of [1, 3, 5]) client.request(id, 'GET', '/slow?ms=300');
+      await client.until(() => client.count(FrameType.HEADERS) === 2);
+      expect(client.resets().get(5)).toBe('REFUSED_STREAM');
+      expect(client.frames.filter((f) => f.type === FrameType.HEADERS).map((f) => f.streamId)).toEqual([1, 3]);
+      client.close();
+    });
+
+    it('lets a client send no more body than the window while the handler does not read', async () => {
+      const client = new RawHttp2Client(server.port);
+      client.request(1, 'POST', '/hold-body?ms=600');
+      // Send as the windows allow; count what the server let through before the handler reads.
+      let window = 16_384;
+      let connection = 65_535;
+      let sent = 0;
+      let seen = 0;
+      const total = 1024 * 1024;
+      const pump = () => {
+        for (; seen < client.frames.length; seen++) {
+          const f = client.frames[seen];
+          if (f.type !== FrameType.WINDOW_UPDATE) continue;
+          const increment = new DataView(f.payload.buffer, f.payload.byteOffset).getUint32(0);
+          if (f.streamId === 1) window += increment;
+          else connection += increment;
+        }
+        while (sent < total && Math.min(window, connection) > 0) {
+          const n = Math.min(16_384, window, connection, total - sent);
+          client.send(FrameType.DATA, sent + n === total ? Flag.END_STREAM : 0, 1, new Uint8Array(n));
+          sent += n;
+          window -= n;
+          connection -= n;
+        }
+      };
+      const start = Date.now();
+      while (Date.now() - start < 300) {
+        pump();
+        await client.until(() => client.frames.length > seen, 50);
+      }
+      // The stream window (16 KiB) plus what the body buffers (64 KiB) before it pauses.
+      expect(sent).toBeLessThanOrEqual(16_384 + 64 * 1024 + 16_384);
+      while (sent < total && !client.closed) {
+        pump();
+        await client.until(() => client.frames.length > seen, 2000);
+      }
+      expect(sent).toBe(total);
+      await client.until(() => client.frames.some((f) => f.type === FrameType.DATA && f.streamId === 1));
+      const data = client.frames.find((f) => f.type === FrameType.DATA && f.streamId === 1)!;
+      expect(new TextDecoder().decode(data.payload)).toBe(String(total));
+      client.close();
+    });
+
+    it('closes an idle connection after keepAliveTimeout with GOAWAY NO_ERROR', async () => {
+      const client = new RawHttp2Client(server.port);
+      expect(await client.goaway(3000)).toBe('NO_ERROR');
+      expect(await client.waitClosed(3000)).toBe(true);
+    });
+
+    it('closes a connection that never acknowledges SETTINGS (SETTINGS_TIMEOUT)', async () => {
+      const client = new RawHttp2Client(server.port, { ackSettings: false });
+      client.request(1, 'GET', '/slow?ms=2000');
+      expect(await client.goaway(3000)).toBe('SETTINGS_TIMEOUT');
+    });
+
+    it('pings a silent client with open streams and closes it when no PING ACK comes', async () => {
+      const before = (await stats(server.url)).aborted;
+      const client = new RawHttp2Client(server.port, { ackPings: false });
+      client.request(1, 'GET', '/wait-abort');
+      expect(await client.until(() => client.count(FrameType.PING) > 0, 3000)).toBe(true);
+      expect(await client.waitClosed(5000)).toBe(true);
+      expect((await stats(server.url)).aborted).toBe(before + 1);
+    });
+  });
+
+  describe(`${name}: HTTP/2 graceful close`, () => {
+    it('sends GOAWAY and lets the stream in flight finish', async () => {
+      const server = await launch({ http2: true });
+      const session = connect(server.url);
+      const goaway = new Promise<number>((resolve) => session.once('goaway', (code) => resolve(code)));
+      const pending = request(session, get('/slow?ms=300'));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const closed = server.close();
+      expect(await goaway).toBe(0);
+      const res = await pending;
+      expect(res.body.toString()).toBe('slept 300');
+      await closed;
+      session.destroy();
+    });
+  });
+}

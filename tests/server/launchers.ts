@@ -1,0 +1,41 @@
+// Start the test app (tests/server/app.ts) on each adapter: Node in this process, Deno in a
+// `deno run` child that prints its URL and closes gracefully on "close" from stdin.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
+import { serve } from '../../src/server/node.js';
+import { appOptions } from './app.js';
+import { fixture } from './clients.js';
+import type { Launched, TestServerOptions } from './suite.js';
+
+export async function launchNode({ tls, ...limits }: TestServerOptions): Promise<Launched> {
+  const server = serve({ ...appOptions(), ...limits, tls: tls ? { cert: fixture('cert.pem'), key: fixture('key.pem') } : undefined });
+  await server.ready;
+  return { url: server.url, port: server.port, close: () => server.close() };
+}
+
+const deno = createRequire(import.meta.url).resolve('deno/bin.cjs');
+const script = new URL('./deno-server.ts', import.meta.url).pathname;
+
+export function launchDeno(options: TestServerOptions): Promise<Launched> {
+  const child = spawn(process.execPath, [deno, 'run', '--quiet', '--allow-net', '--allow-read', '--allow-env', '--no-lock', '--sloppy-imports', script, JSON.stringify(options)], {
+    env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the Deno server exited with ${code} before listening`)));
+    lines.once('line', (url) => {
+      const port = Number(new URL(url).port);
+      resolve({
+        url,
+        port,
+        async close() {
+          if (child.exitCode === null) child.stdin!.write('close\n');
+          await exited;
+        },
+      });
+    });
+  });
+}
