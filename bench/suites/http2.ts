@@ -7,7 +7,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HpackDecoder, HpackEncoder } from '../../src/hpack/index.js';
 import { ReceiveWindow, SendWindow } from '../../src/http2/flow-control.js';
-import { encodeData, encodeHeaders, FrameReader, parseFrame, readFrameHeader } from '../../src/http2/frame/index.js';
+import { encodeData, Flag, FrameReader, FrameType, parseFrame, readFrameHeader } from '../../src/http2/frame/index.js';
+import { FrameWriter } from '../../src/http2/frame-writer.js';
+import type { Transport } from '../../src/server/transport.js';
 import { hasCommand, runH2load, type H2LoadSpec } from '../harness/load.js';
 import { BROWSER_REQUEST, RESPONSE } from '../peers/hpack-inputs.js';
 import type { BenchCase, LoadRuns, Suite } from '../harness/types.js';
@@ -83,9 +85,18 @@ function microCases(): BenchCase[] {
       const block = client.encode(BROWSER_REQUEST);
       return () => decoder.decode(block).length + encoder.encode(RESPONSE).length;
     }),
-    add('HEADERS frame for a response', () => {
+    add('HEADERS + DATA of a response gathered into one write', () => {
       const block = new HpackEncoder().encode(RESPONSE);
-      return () => encodeHeaders(1, block, false, 16_384).length;
+      const body = new TextEncoder().encode('Hello World!');
+      let written = 0;
+      // A transport that only counts: what is measured is the gathering, not a socket.
+      const writer = new FrameWriter({ write: (bytes: Uint8Array | string) => ((written += bytes.length), true), needsDrain: false } as unknown as Transport);
+      return () => {
+        writer.frame(FrameType.HEADERS, Flag.END_HEADERS, 1, block);
+        writer.frame(FrameType.DATA, Flag.END_STREAM, 1, body);
+        writer.flush();
+        return written;
+      };
     }),
   ];
 }

@@ -208,11 +208,16 @@ class DenoServer extends ServerBase {
   private async start(conn: DenoConn, encrypted: boolean): Promise<void> {
     const transport = new ConnTransport(conn, encrypted);
     if (encrypted && conn.handshake) {
-      // ALPN is known once the handshake is done; a failed handshake is a closed connection.
+      // ALPN is known once the handshake is done; a failed handshake is a closed connection, and
+      // one that stalls is cut like a stalled head (the core's deadlines start after it).
+      const { headersTimeout, requestTimeout } = this.core.options;
+      const cut = setTimeout(() => transport.destroy(), Math.min(headersTimeout, requestTimeout));
       try {
         transport.alpnProtocol = (await conn.handshake()).alpnProtocol;
       } catch {
         return transport.destroy();
+      } finally {
+        clearTimeout(cut);
       }
     }
     const connection = this.core.accept(transport);

@@ -120,8 +120,19 @@ class NodeServer extends ServerBase {
     const core = this.core;
     const encrypted = options.tls !== undefined;
     this.listener = encrypted
-      ? tls.createServer({ ...options.tls, allowHalfOpen: true, ALPNProtocols: options.http2 ? ['h2', 'http/1.1'] : ['http/1.1'] }, (socket) => attach(core, socket, true))
+      ? tls.createServer(
+          {
+            ...options.tls,
+            allowHalfOpen: true,
+            ALPNProtocols: options.http2 ? ['h2', 'http/1.1'] : ['http/1.1'],
+            // A stalled handshake is cut like a stalled head (the core's deadlines start after it).
+            handshakeTimeout: Math.min(core.options.headersTimeout, core.options.requestTimeout),
+          },
+          (socket) => attach(core, socket, true),
+        )
       : net.createServer({ allowHalfOpen: true }, (socket) => attach(core, socket, false));
+    // Node reports a failed or timed-out handshake here but leaves the raw socket open.
+    this.listener.on('tlsClientError', (_error: Error, socket: tls.TLSSocket) => socket.destroy());
     this.ready = new Promise<void>((resolve, reject) => {
       this.listener.once('error', reject);
       this.listener.listen(options.port ?? 0, options.hostname ?? '127.0.0.1', () => {
