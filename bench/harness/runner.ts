@@ -17,6 +17,23 @@ export const DEFAULT_OPTIONS: RunOptions = { warmupMs: 500, minTimeMs: 1500, min
 export const QUICK_OPTIONS: RunOptions = { warmupMs: 60, minTimeMs: 120, minSamples: 20 };
 
 
+/**
+ * The heap in use (V8's used heap + malloced memory, as mitata reads it) where the runtime exposes
+ * node:v8 (Node, Deno); null in browsers. mitata then reports the heap growth per operation.
+ */
+const heapReader: Promise<(() => number) | null> = (async () => {
+  try {
+    const { getHeapStatistics } = await import('node:v8');
+    getHeapStatistics();
+    return () => {
+      const heap = getHeapStatistics();
+      return heap.used_heap_size + heap.malloced_memory;
+    };
+  } catch {
+    return null;
+  }
+})();
+
 export async function runCase(c: BenchCase, options: RunOptions): Promise<CaseResult> {
   if (c.load) return runLoadCase(c, c.load.bind(c), options);
   const fn = await c.setup();
@@ -45,7 +62,10 @@ async function measureCase(c: BenchCase, fn: () => unknown, options: RunOptions)
       for (let i = 0; i < 32; i++) fn();
     }
   }
-  const stats = await measure(fn, { min_cpu_time: options.minTimeMs * 1e6, min_samples: options.minSamples });
+  const heap = await heapReader;
+  const stats = (await measure(fn, { min_cpu_time: options.minTimeMs * 1e6, min_samples: options.minSamples, ...(heap ? { heap } : {}) })) as Awaited<ReturnType<typeof measure>> & { heap?: { avg: number } };
+  // Bytes the heap grew per operation, over the batches no GC interrupted (mitata drops those).
+  const heapBytesPerOp = stats.heap?.avg;
   return {
     suite: c.suite,
     group: c.group,
@@ -54,5 +74,6 @@ async function measureCase(c: BenchCase, fn: () => unknown, options: RunOptions)
     unit: 'ns/op',
     samples: stats.samples,
     stats: summarize(stats.samples),
+    ...(heapBytesPerOp !== undefined && Number.isFinite(heapBytesPerOp) ? { metrics: { heapBytesPerOp } } : {}),
   };
 }

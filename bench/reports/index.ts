@@ -1,7 +1,8 @@
 // The reports `wirespeed report NAME` reproduces: which suites (and cases) it runs and the tables
 // it prints. The dashboard's Reports view shows the same sections from any stored run.
 import type { ResultFile } from '../harness/types.js';
-import { heading, markdownTable, metricRows, suiteRows, type ReportTable } from './markdown.js';
+import { ENGINE_RESPONSES } from '../peers/engine-inputs.js';
+import { caseRows, heading, markdownTable, metricRows, suiteRows, type GroupFilter, type ReportTable } from './markdown.js';
 
 export interface ReportSection {
   heading: string;
@@ -29,10 +30,19 @@ function defineReport(title: string, suites: string[], sections: ReportSection[]
   };
 }
 
-/** A section of medians and ratios of one suite. */
-const medians = (suite: string, text: string): ReportSection => ({ heading: text, suite, table: (file) => suiteRows(file, suite) });
-/** A section of one load metric of one suite. */
-const metric = (suite: string, text: string, format: (m: Record<string, number>) => string | null): ReportSection => ({ heading: text, suite, table: (file) => metricRows(file, suite, format) });
+/** A section of medians and ratios of one suite (of the groups `only` keeps). */
+const medians = (suite: string, text: string, only?: GroupFilter): ReportSection => ({ heading: text, suite, table: (file) => suiteRows(file, suite, only) });
+/** A section of one metric of one suite. */
+const metric = (suite: string, text: string, format: (m: Record<string, number>) => string | null, only?: GroupFilter): ReportSection => ({ heading: text, suite, table: (file) => metricRows(file, suite, format, only) });
+
+const startsWith = (prefix: string) => (group: string) => group.startsWith(prefix);
+const bytesOf = (group: string) => new TextEncoder().encode(ENGINE_RESPONSES[group]?.body ?? '').length;
+/** MB/s of response body written: the body's bytes over the median time. */
+const throughput: ReportSection = {
+  heading: 'Writing 1 KB and 10 KB responses: body MB/s',
+  suite: 'engine',
+  table: (file) => caseRows(file, 'engine', (c) => `${((bytesOf(c.group) / c.stats.median) * 1000).toFixed(0)} MB/s`, (g) => g.endsWith('(MB/s)')),
+};
 
 const ms = (value: number | undefined) => (value === undefined ? '?' : value < 10 ? value.toFixed(2) : value.toFixed(1));
 const thousands = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(1)}k` : value.toFixed(0));
@@ -78,6 +88,13 @@ function protocolTable(file: ResultFile): ReportTable {
 }
 
 export const REPORTS: Record<string, ReportDefinition> = {
+  engine: defineReport('HTTP/1.1 engines: wirespeed vs node:http (llhttp) vs undici\'s llhttp-wasm vs http-parser-js', ['engine'], [
+    medians('engine', 'Parse a request (method, URL and every field as strings)', startsWith('parse ')),
+    medians('engine', 'Write a response (head and body, as the bytes the socket gets)', (g) => g.startsWith('write ') && !g.endsWith('(MB/s)')),
+    throughput,
+    medians('engine', 'Full cycle and header lookup', (g) => g.startsWith('full cycle') || g.startsWith('header lookup')),
+    metric('engine', 'Bytes allocated per operation (heap growth, batches without a GC)', (m) => (m.heapBytesPerOp === undefined ? null : `${m.heapBytesPerOp.toFixed(0)} B`)),
+  ]),
   'h1-vs-h2': defineReport(
     'HTTP/1.1 vs HTTP/2',
     ['server', 'http2'],

@@ -31,9 +31,15 @@ export interface ReportTable {
   rows: { group: string; cells: string[] }[];
 }
 
-/** A row per group of `suite`, a column per implementation, each cell `cell(case, the row's baseline)`; "—" where one has no case. */
-function tableOf(file: ResultFile, suite: string, cell: (c: CaseResult, baseline: CaseResult | undefined) => string): ReportTable {
-  const cases = file.cases.filter((c) => c.suite === suite);
+/** Which groups of a suite a table shows (all when absent). */
+export type GroupFilter = (group: string) => boolean;
+
+/**
+ * A row per group of `suite` (those `only` keeps), a column per implementation, each cell
+ * `cell(case, the row's baseline)`; "—" where one has no case.
+ */
+export function caseRows(file: ResultFile, suite: string, cell: (c: CaseResult, baseline: CaseResult | undefined) => string, only?: GroupFilter): ReportTable {
+  const cases = file.cases.filter((c) => c.suite === suite && (!only || only(c.group)));
   const groups = [...new Set(cases.map((c) => c.group))];
   const impls = [...new Set(cases.map((c) => c.impl))];
   return {
@@ -50,16 +56,21 @@ function tableOf(file: ResultFile, suite: string, cell: (c: CaseResult, baseline
 }
 
 /** The median of each case and its ratio to the row's baseline. */
-export function suiteRows(file: ResultFile, suite: string): ReportTable {
-  return tableOf(file, suite, (c, baseline) => {
-    const ratio = baseline && baseline !== c ? ` (${(c.stats.median / baseline.stats.median).toFixed(2)}x)` : '';
-    return `${formatNs(c.stats.median)}${ratio}`;
-  });
+export function suiteRows(file: ResultFile, suite: string, only?: GroupFilter): ReportTable {
+  return caseRows(
+    file,
+    suite,
+    (c, baseline) => {
+      const ratio = baseline && baseline !== c ? ` (${(c.stats.median / baseline.stats.median).toFixed(2)}x)` : '';
+      return `${formatNs(c.stats.median)}${ratio}`;
+    },
+    only,
+  );
 }
 
 /** A metric of the load cases (`format` gets the case's metrics; null: not measured). */
-export function metricRows(file: ResultFile, suite: string, format: (metrics: Record<string, number>) => string | null): ReportTable {
-  return tableOf(file, suite, (c) => (c.metrics ? format(c.metrics) : null) ?? 'n/a');
+export function metricRows(file: ResultFile, suite: string, format: (metrics: Record<string, number>) => string | null, only?: GroupFilter): ReportTable {
+  return caseRows(file, suite, (c) => (c.metrics ? format(c.metrics) : null) ?? 'n/a', only);
 }
 
 /** A table in Markdown. */

@@ -1,4 +1,5 @@
 import type { Suite } from '../harness/types.js';
+import { engineSuite } from './engine.js';
 import { hpackSuite } from './hpack.js';
 import { http2Suite } from './http2.js';
 import { ipcSuite } from './ipc.js';
@@ -9,6 +10,7 @@ import { serverSuite } from './server.js';
 /** Every suite, by name. */
 export const SUITES: Record<string, Suite> = {
   parser: parserSuite,
+  engine: engineSuite,
   hpack: hpackSuite,
   router: routerSuite,
   ipc: ipcSuite,

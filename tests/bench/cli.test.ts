@@ -112,7 +112,7 @@ describe('wirespeed bench', () => {
     };
     expect(run(['bench', '--suite', 'nope'])).toContain('unknown suite "nope"');
     expect(run(['frobnicate'])).toContain('"frobnicate" is not available');
-    expect(run(['report', 'nope'])).toContain('unknown report "nope" (have: h1-vs-h2, micro, servers)');
+    expect(run(['report', 'nope'])).toContain('unknown report "nope" (have: engine, h1-vs-h2, micro, servers)');
     expect(run(['compare', 'one.json'])).toContain('no such file');
   });
 });
