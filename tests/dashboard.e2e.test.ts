@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResultFile } from '../bench/harness/types.js';
+import { REPORTS } from '../bench/reports/index.js';
 import { suiteRows } from '../bench/reports/markdown.js';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -145,6 +146,22 @@ describe('dashboard', () => {
     expect(await page.getByText('This run has no parser cases.').count()).toBe(1);
     await page.screenshot({ path: join(artifacts, 'dashboard-report.png'), fullPage: true });
     expect(errors).toEqual([]);
+  });
+
+  it('shows every report with its charts: the engine and HTTP/2 server runs', async () => {
+    for (const [report, run] of [['engine', 'engine.json'], ['servers', 'http2.json']] as const) {
+      const { page, errors } = await open(`/#view=report&report=${report}&run=${run}`);
+      const definition = REPORTS[report];
+      const file = JSON.parse(readFileSync(join(root, 'docs/results', run), 'utf8')) as ResultFile;
+      const section = definition.sections.find((s) => s.table(file).rows.length > 0)!;
+      await page.getByRole('heading', { name: section.heading }).waitFor();
+      const expected = section.table(file).rows[0];
+      const row = page.locator('table.report tr', { hasText: expected.group }).first();
+      expect((await row.locator('td').allInnerTexts()).map((t) => t.trim())).toEqual([expected.group, ...expected.cells]);
+      expect(await page.getByRole('img', { name: `report chart: ${section.heading}` }).count()).toBe(1);
+      await page.screenshot({ path: join(artifacts, `dashboard-report-${report}.png`), fullPage: true });
+      expect(errors).toEqual([]);
+    }
   });
 
   it('tells why a bad upload was refused and stores nothing', async () => {

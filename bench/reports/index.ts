@@ -2,7 +2,7 @@
 // it prints. The dashboard's Reports view shows the same sections from any stored run.
 import type { ResultFile } from '../harness/types.js';
 import { ENGINE_RESPONSES } from '../peers/engine-inputs.js';
-import { caseRows, heading, markdownTable, metricRows, suiteRows, type GroupFilter, type ReportTable } from './markdown.js';
+import { caseRows, heading, markdownTable, metricRows, suiteRows, type ChartValue, type GroupFilter, type ReportTable } from './markdown.js';
 
 export interface ReportSection {
   heading: string;
@@ -33,7 +33,13 @@ function defineReport(title: string, suites: string[], sections: ReportSection[]
 /** A section of medians and ratios of one suite (of the groups `only` keeps). */
 const medians = (suite: string, text: string, only?: GroupFilter): ReportSection => ({ heading: text, suite, table: (file) => suiteRows(file, suite, only) });
 /** A section of one metric of one suite. */
-const metric = (suite: string, text: string, format: (m: Record<string, number>) => string | null, only?: GroupFilter): ReportSection => ({ heading: text, suite, table: (file) => metricRows(file, suite, format, only) });
+const metric = (suite: string, text: string, format: (m: Record<string, number>) => string | null, chart?: ChartValue, only?: GroupFilter): ReportSection => ({
+  heading: text,
+  suite,
+  table: (file) => metricRows(file, suite, format, only, chart),
+});
+/** Charts one metric of the load cases. */
+const chartOf = (key: string, unit: string): ChartValue => ({ unit, value: (c) => c.metrics?.[key] });
 
 const startsWith = (prefix: string) => (group: string) => group.startsWith(prefix);
 const bytesOf = (group: string) => new TextEncoder().encode(ENGINE_RESPONSES[group]?.body ?? '').length;
@@ -41,7 +47,11 @@ const bytesOf = (group: string) => new TextEncoder().encode(ENGINE_RESPONSES[gro
 const throughput: ReportSection = {
   heading: 'Writing 1 KB and 10 KB responses: body MB/s',
   suite: 'engine',
-  table: (file) => caseRows(file, 'engine', (c) => `${((bytesOf(c.group) / c.stats.median) * 1000).toFixed(0)} MB/s`, (g) => g.endsWith('(MB/s)')),
+  table: (file) =>
+    caseRows(file, 'engine', (c) => `${((bytesOf(c.group) / c.stats.median) * 1000).toFixed(0)} MB/s`, (g) => g.endsWith('(MB/s)'), {
+      unit: 'MB/s of body (higher is better)',
+      value: (c) => (bytesOf(c.group) / c.stats.median) * 1000,
+    }),
 };
 
 const ms = (value: number | undefined) => (value === undefined ? '?' : value < 10 ? value.toFixed(2) : value.toFixed(1));
@@ -93,7 +103,7 @@ export const REPORTS: Record<string, ReportDefinition> = {
     medians('engine', 'Write a response (head and body, as the bytes the socket gets)', (g) => g.startsWith('write ') && !g.endsWith('(MB/s)')),
     throughput,
     medians('engine', 'Full cycle and header lookup', (g) => g.startsWith('full cycle') || g.startsWith('header lookup')),
-    metric('engine', 'Bytes allocated per operation (heap growth, batches without a GC)', (m) => (m.heapBytesPerOp === undefined ? null : `${m.heapBytesPerOp.toFixed(0)} B`)),
+    metric('engine', 'Bytes allocated per operation (heap growth, batches without a GC)', (m) => (m.heapBytesPerOp === undefined ? null : `${m.heapBytesPerOp.toFixed(0)} B`), chartOf('heapBytesPerOp', 'bytes per operation')),
   ]),
   'h1-vs-h2': defineReport(
     'HTTP/1.1 vs HTTP/2',
@@ -107,11 +117,11 @@ export const REPORTS: Record<string, ReportDefinition> = {
     medians('ipc', 'IPC: encode/decode by size and codec, size scaling, frame overhead, round trips per transport'),
   ]),
   servers: defineReport('Server throughput and latency', ['server', 'http2'], [
-    metric('server', 'HTTP/1.1 (wrk -t1, keep-alive): req/s and transfer/s', rate),
-    metric('server', 'HTTP/1.1: latency p50 / p75 / p90 / p99 (ms)', latency),
-    metric('server', 'HTTP/1.1: server CPU per request, peak RSS', cost),
-    metric('http2', 'HTTP/2 (h2load, h2c): req/s and transfer/s', rate),
-    metric('http2', 'HTTP/2: latency p50 / p75 / p90 / p99 (ms)', latency),
-    metric('http2', 'HTTP/2: server CPU per request, peak RSS', cost),
+    metric('server', 'HTTP/1.1 (wrk -t1, keep-alive): req/s and transfer/s', rate, chartOf('requestsPerSec', 'req/s (higher is better)')),
+    metric('server', 'HTTP/1.1: latency p50 / p75 / p90 / p99 (ms)', latency, chartOf('latencyP99Ms', 'p99 latency, ms (lower is better)')),
+    metric('server', 'HTTP/1.1: server CPU per request, peak RSS', cost, chartOf('serverCpuUsPerReq', 'server CPU µs per request (lower is better)')),
+    metric('http2', 'HTTP/2 (h2load, h2c): req/s and transfer/s', rate, chartOf('requestsPerSec', 'req/s (higher is better)')),
+    metric('http2', 'HTTP/2: latency p50 / p75 / p90 / p99 (ms)', latency, chartOf('latencyP99Ms', 'p99 latency, ms (lower is better)')),
+    metric('http2', 'HTTP/2: server CPU per request, peak RSS', cost, chartOf('serverCpuUsPerReq', 'server CPU µs per request (lower is better)')),
   ]),
 };

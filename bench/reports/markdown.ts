@@ -28,7 +28,16 @@ export interface ReportTable {
   /** The header of the first column. */
   corner: string;
   impls: string[];
-  rows: { group: string; cells: string[] }[];
+  /** `values`: the number behind each cell (null: none), for the dashboard's chart. */
+  rows: { group: string; cells: string[]; values?: (number | null)[] }[];
+  /** What `values` measure, e.g. "ns per operation (lower is better)"; absent: no chart. */
+  unit?: string;
+}
+
+/** How a table's cells are charted: the number of a case, in `unit`. */
+export interface ChartValue {
+  unit: string;
+  value(c: CaseResult): number | undefined;
 }
 
 /** Which groups of a suite a table shows (all when absent). */
@@ -38,19 +47,22 @@ export type GroupFilter = (group: string) => boolean;
  * A row per group of `suite` (those `only` keeps), a column per implementation, each cell
  * `cell(case, the row's baseline)`; "—" where one has no case.
  */
-export function caseRows(file: ResultFile, suite: string, cell: (c: CaseResult, baseline: CaseResult | undefined) => string, only?: GroupFilter): ReportTable {
+export function caseRows(file: ResultFile, suite: string, cell: (c: CaseResult, baseline: CaseResult | undefined) => string, only?: GroupFilter, chart?: ChartValue): ReportTable {
   const cases = file.cases.filter((c) => c.suite === suite && (!only || only(c.group)));
   const groups = [...new Set(cases.map((c) => c.group))];
   const impls = [...new Set(cases.map((c) => c.impl))];
   return {
     corner: suite,
     impls,
+    unit: chart?.unit,
     rows: groups.map((group) => {
       const baseline = cases.find((c) => c.group === group && c.baseline);
-      return { group, cells: impls.map((impl) => {
-        const c = cases.find((x) => x.group === group && x.impl === impl);
-        return c ? cell(c, baseline) : '—';
-      }) };
+      const row = impls.map((impl) => cases.find((x) => x.group === group && x.impl === impl));
+      return {
+        group,
+        cells: row.map((c) => (c ? cell(c, baseline) : '—')),
+        values: chart ? row.map((c) => (c ? (chart.value(c) ?? null) : null)) : undefined,
+      };
     }),
   };
 }
@@ -65,12 +77,13 @@ export function suiteRows(file: ResultFile, suite: string, only?: GroupFilter): 
       return `${formatNs(c.stats.median)}${ratio}`;
     },
     only,
+    { unit: 'ns per operation (lower is better)', value: (c) => c.stats.median },
   );
 }
 
 /** A metric of the load cases (`format` gets the case's metrics; null: not measured). */
-export function metricRows(file: ResultFile, suite: string, format: (metrics: Record<string, number>) => string | null, only?: GroupFilter): ReportTable {
-  return caseRows(file, suite, (c) => (c.metrics ? format(c.metrics) : null) ?? 'n/a', only);
+export function metricRows(file: ResultFile, suite: string, format: (metrics: Record<string, number>) => string | null, only?: GroupFilter, chart?: ChartValue): ReportTable {
+  return caseRows(file, suite, (c) => (c.metrics ? format(c.metrics) : null) ?? 'n/a', only, chart);
 }
 
 /** A table in Markdown. */

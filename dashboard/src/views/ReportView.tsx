@@ -1,7 +1,9 @@
 // A report of `wirespeed report` shown from any stored run that has its suites: the same sections
-// and cells as the CLI's Markdown (bench/reports), which can be copied as it is.
+// and cells as the CLI's Markdown (bench/reports), which can be copied as it is, each with a chart
+// of the numbers behind its cells.
 import { useMemo } from 'react';
 import { REPORTS } from '../../../bench/reports/index.js';
+import { ReportChart } from '../charts/ReportChart.js';
 import type { ResultSummary } from '../api.js';
 import { download } from '../export.js';
 import { useResult } from '../use-result.js';
@@ -57,6 +59,8 @@ export function ReportView({ list, report, run, onSelect }: { list: ResultSummar
               {table.rows.length === 0 ? (
                 <p className="muted">This run has no {section.suite} cases.</p>
               ) : (
+                <>
+                {table.unit && <ReportChart table={table} label={section.heading} />}
                 <table className="report">
                   <thead>
                     <tr>
@@ -81,6 +85,7 @@ export function ReportView({ list, report, run, onSelect }: { list: ResultSummar
                     ))}
                   </tbody>
                 </table>
+                </>
               )}
             </section>
           );
