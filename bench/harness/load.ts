@@ -3,7 +3,7 @@
 // latency percentiles, server CPU time per request and peak RSS (from /proc), the client's CPU
 // share (near 100% means wrk, not the server, was the bottleneck) and a Little's-law check.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
@@ -39,6 +39,8 @@ export interface LoadRun {
   serverCpuUsPerReq: number;
   /** Share of one core the client used: over 0.9, the run is client-bound. */
   clientCpuShare: number;
+  /** Connections the server actually held open (established, at the busiest poll). */
+  openConnections: number;
   /** Mean latency ÷ (connections ÷ req/s): near 1 when the numbers are consistent (Little's law). */
   littleRatio: number;
   errors: number;
@@ -168,18 +170,61 @@ interface ClientRun {
   /** The client's CPU seconds, and the server's during the run. */
   clientCpuSec: number;
   serverCpuSec: number;
+  /** The most established connections the server held at once during the run (NaN: no /proc). */
+  openConnections: number;
+}
+
+/** Inodes of the TCP sockets in state ESTABLISHED (01), from /proc/net/tcp and tcp6. */
+function establishedInodes(): Set<string> {
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text: string;
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields[3] === '01') inodes.add(fields[9]);
+    }
+  }
+  return inodes;
+}
+
+/** The established TCP connections a process holds (its socket fds matched to /proc/net/tcp), or NaN without /proc. */
+function openConnections(pid: number): number {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return NaN;
+  }
+  const established = establishedInodes();
+  let count = 0;
+  for (const fd of fds) {
+    try {
+      const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
+      if (inode && established.has(inode)) count++;
+    } catch {
+      // closed while we looked
+    }
+  }
+  return count;
 }
 
 /** Runs a load client pinned to core 1, reading its CPU time while it runs (a finished process has no /proc entry). */
 async function runClient(server: ServerProcess, argv: string[]): Promise<ClientRun> {
   const [cmd, ...args] = pinned(1, argv);
   const cpuBefore = cpuTicks(server.pid);
+  let connectionsMost = openConnections(server.pid);
   const started = performance.now();
   const client = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let clientTicks = 0;
   const poll = setInterval(() => {
     const ticks = cpuTicks(client.pid!);
     if (Number.isFinite(ticks)) clientTicks = ticks;
+    connectionsMost = Math.max(connectionsMost, openConnections(server.pid));
   }, 100);
   let out = '';
   client.stdout!.on('data', (d: Buffer) => (out += d));
@@ -191,6 +236,7 @@ async function runClient(server: ServerProcess, argv: string[]): Promise<ClientR
     wallSec: (performance.now() - started) / 1000,
     clientCpuSec: clientTicks / TICKS_PER_SEC,
     serverCpuSec: (cpuTicks(server.pid) - cpuBefore) / TICKS_PER_SEC,
+    openConnections: connectionsMost,
   };
 }
 
@@ -200,6 +246,7 @@ function loadRun(spec: LoadSpec, run: ClientRun, { requests, ...r }: ClientNumbe
   return {
     ...r,
     serverCpuUsPerReq: requests ? (run.serverCpuSec * 1e6) / requests : NaN,
+    openConnections: run.openConnections,
     clientCpuShare: run.clientCpuSec / Math.max(run.wallSec, spec.durationSec),
     // With pipelining, each connection has `pipeline` requests in flight.
     littleRatio: r.latencyMeanMs / (((spec.connections * spec.pipeline) / r.requestsPerSec) * 1000),

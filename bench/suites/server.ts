@@ -95,6 +95,7 @@ export async function measureServer(command: (port: number) => string[], runs: L
       clientCpuShare: metric('clientCpuShare'),
       clientBound: metric('clientCpuShare') > 0.9 ? 1 : 0,
       littleRatio: metric('littleRatio'),
+      openConnections: Math.max(...results.map((r) => r.openConnections)),
       errors: results.reduce((sum, r) => sum + r.errors, 0),
       peakRssBytes: peakRss(server.pid),
       ...extra,

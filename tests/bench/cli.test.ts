@@ -55,6 +55,8 @@ describe('wirespeed bench', () => {
       expect(m.clientCpuShare).toBeGreaterThan(0);
       expect(m.latencyP99Ms).toBeGreaterThanOrEqual(m.latencyP50Ms);
       expect(m.clientWrk).toBe(1);
+      // Every connection wrk asked for was open on the server side at once.
+      expect(m.openConnections).toBe(m.connections);
     }
   });
 
@@ -93,7 +95,10 @@ describe('wirespeed bench', () => {
     expect(result.cases.map((c) => `${c.suite}/${c.impl}`).sort()).toEqual(
       ['http2/node-http2', 'http2/node-http2', 'http2/wirespeed-node-light-h2', 'http2/wirespeed-node-light-h2', 'server/node-http', 'server/node-http', 'server/wirespeed-node-light', 'server/wirespeed-node-light'],
     );
-    for (const c of result.cases) expect(c.metrics!.errors).toBe(0);
+    for (const c of result.cases) {
+      expect(c.metrics!.errors).toBe(0);
+      expect(c.metrics!.openConnections).toBe(c.metrics!.connections);
+    }
     const row = markdown.split('\n').find((line) => line.startsWith('| concurrent: req/s |'))!;
     const cells = row.split('|').slice(2, -1).map((s) => s.trim());
     const h2 = result.cases.find((c) => c.impl === 'wirespeed-node-light-h2' && c.group.startsWith('h2 hello, 10 connections'))!;
