@@ -4,6 +4,8 @@
 import { dateHeaderLine } from '../http1/writer.js';
 import { ANY_METHOD, Router } from '../router/index.js';
 import { Http2Connection } from '../http2/connection.js';
+import { ErrorCode } from '../http2/errors.js';
+import { encodeGoaway, encodeSettings } from '../http2/frame/index.js';
 import { Connection, type ConnectionHost } from './connection.js';
 import { resolveServeOptions, type ConnectionInfo, type ResolvedServeOptions, type RouteHandler, type ServeOptions } from './options.js';
 import { internalError } from './internal-error.js';
@@ -11,6 +13,14 @@ import { ProtocolSniffer } from './protocol-sniffer.js';
 import type { ServerConnection, Transport } from './transport.js';
 
 const OVERLOADED = `HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n`;
+const REFUSED_H2 = concat(encodeSettings([]), encodeGoaway(0, ErrorCode.REFUSED_STREAM, 'over the connection limit'));
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
 
 /** The path of an absolute URL, without the query (no URL object: this runs per request). */
 function pathOf(url: string): string {
@@ -59,7 +69,8 @@ export class ServerCore implements ConnectionHost {
   /** A new socket. Over the connection limit it is answered 503 and closed. */
   accept(transport: Transport): ServerConnection | null {
     if (this.closing || this.connections.size >= this.options.maxConnections) {
-      transport.write(`${OVERLOADED}${dateHeaderLine()}\r\n`);
+      // An HTTP/2 client (ALPN h2) gets the server preface and GOAWAY REFUSED_STREAM: it may retry (RFC 9113 §6.8).
+      transport.write(transport.alpnProtocol === 'h2' ? REFUSED_H2 : `${OVERLOADED}${dateHeaderLine()}\r\n`);
       transport.end();
       return null;
     }

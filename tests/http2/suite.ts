@@ -185,6 +185,20 @@ export function http2Suite(name: string, launch: Launcher): void {
     });
   });
 
+  describe(`${name}: HTTP/2 over the connection limit`, () => {
+    const server = useServer(launch, { http2: true, tls: true, maxConnections: 1 });
+
+    it('answers an h2 client over maxConnections with GOAWAY REFUSED_STREAM, not HTTP/1.1 text', async () => {
+      const first = connect(server.url);
+      await request(first, get('/hello'));
+      const second = connect(server.url);
+      const code = await new Promise<number>((resolve) => second.once('goaway', (errorCode) => resolve(errorCode)));
+      expect(code).toBe(http2.constants.NGHTTP2_REFUSED_STREAM);
+      second.destroy();
+      first.close();
+    });
+  });
+
   describe(`${name}: TLS handshake deadline`, () => {
     const server = useServer(launch, { http2: true, tls: true, headersTimeout: 300 });
 
