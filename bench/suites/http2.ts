@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HpackDecoder, HpackEncoder } from '../../src/hpack/index.js';
 import { ReceiveWindow, SendWindow } from '../../src/http2/flow-control.js';
-import { encodeData, Flag, FrameReader, FrameType, parseFrame, readFrameHeader } from '../../src/http2/frame/index.js';
+import { encodeData, Flag, FrameReader, FrameType, parseFrame } from '../../src/http2/frame/index.js';
 import { FrameWriter } from '../../src/http2/frame-writer.js';
 import type { Transport } from '../../src/server/transport.js';
 import { hasCommand, runH2load, type H2LoadSpec } from '../harness/load.js';
@@ -58,7 +58,6 @@ function microCases(): BenchCase[] {
   const add = (group: string, setup: () => () => unknown): BenchCase => ({ suite: 'http2', group, impl: 'wirespeed', setup });
   const data = encodeData(1, new Uint8Array(1024), true);
   return [
-    add('frame header parse', () => () => readFrameHeader(data).length),
     add('DATA frame (1 KB) read and parse', () => {
       const reader = new FrameReader(16_384, { preface: false });
       return () => {

@@ -1,3 +1,4 @@
+import { concat } from '../bytes.js';
 import {
   Chunked,
   OPT_REQUEST_CONNECT,
@@ -38,13 +39,6 @@ const TWO_32 = 0x1_0000_0000;
 function copyWords(table: Uint32Array, from: number, count: number): number[] {
   const out = new Array<number>(count);
   for (let i = 0; i < count; i++) out[i] = table[from + i];
-  return out;
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
   return out;
 }
 

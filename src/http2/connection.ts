@@ -10,6 +10,7 @@ import type { ConnectionHost } from '../server/connection.js';
 import type { ConnectionInfo } from '../server/options.js';
 import { IncomingRequest, asRequest, isValidHost } from '../server/request.js';
 import { responseParts } from '../server/response-source.js';
+import { bodyChunks } from '../server/body-chunks.js';
 import { bodyless } from '../server/response-writer.js';
 import { hasTrailers, trailersOf } from '../server/trailers.js';
 import type { ServerConnection, Transport } from '../server/transport.js';
@@ -18,6 +19,7 @@ import { ReceiveWindow, SendWindow } from './flow-control.js';
 import { EMPTY, Flag, FrameType, uint32Bytes } from './frame/header.js';
 import { parseFrame, type Frame } from './frame/parse.js';
 import { FrameReader, type RawFrame } from './frame/reader.js';
+import { headerBlockPieces } from './frame/headers.js';
 import { goawayPayload } from './frame/goaway.js';
 import { settingsPayload, type Setting } from './frame/settings.js';
 import { FrameWriter } from './frame-writer.js';
@@ -515,7 +517,7 @@ export class Http2Connection implements ServerConnection, StreamHost {
     const endNow = !trailers && (body === null || (body instanceof Uint8Array && body.length === 0));
     this.writeHeaders(stream, fields, endNow);
     if (endNow) return this.endSent(stream);
-    if (body instanceof ReadableStream) return void this.pipe(stream, body, length, response);
+    if (body instanceof ReadableStream) return void this.pipe(stream, body, length, response, trailers);
     if (trailers) {
       if (body?.length) this.queueData(stream, body);
       return this.finish(stream, response, true);
@@ -534,24 +536,15 @@ export class Http2Connection implements ServerConnection, StreamHost {
     );
   }
 
-  private async pipe(stream: Http2Stream, body: ReadableStream<Uint8Array>, length: number | null, response: Response): Promise<void> {
-    const reader = body.getReader();
-    let written = 0;
+  private async pipe(stream: Http2Stream, body: ReadableStream<Uint8Array>, length: number | null, response: Response, trailers: boolean): Promise<void> {
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        if (!stream.state.canSend) return void reader.cancel().catch(() => undefined);
-        if (!(value instanceof Uint8Array)) throw new TypeError('a response body stream must yield Uint8Array chunks');
-        written += value.length;
-        if (length !== null && written > length) throw new RangeError(`the response body is longer than its Content-Length ${length}`);
-        if (value.length) this.queueData(stream, value);
+      for await (const chunk of bodyChunks(body, length)) {
+        if (!stream.state.canSend) return;
+        this.queueData(stream, chunk);
         if (stream.pendingBytes > STREAM_HIGH_WATER_MARK || this.transport.needsDrain) await stream.writable();
       }
-      if (length !== null && written !== length) throw new RangeError(`the response body ended at ${written} of its Content-Length ${length} bytes`);
-      if (stream.state.canSend) this.finish(stream, response, hasTrailers(response));
+      if (stream.state.canSend) this.finish(stream, response, trailers);
     } catch (error) {
-      void reader.cancel(error).catch(() => undefined);
       this.abortStream(stream, error);
     }
   }
@@ -601,13 +594,7 @@ export class Http2Connection implements ServerConnection, StreamHost {
   /** A header block as HEADERS and, past the peer's frame size, CONTINUATION frames (§4.3). */
   private writeHeaders(stream: Http2Stream, fields: HeaderList, endStream: boolean): void {
     const block = this.encoder.encode(fields);
-    const max = this.peer.maxFrameSize;
-    const end = endStream ? Flag.END_STREAM : 0;
-    if (block.length <= max) return this.writer.frame(FrameType.HEADERS, end | Flag.END_HEADERS, stream.id, block);
-    this.writer.frame(FrameType.HEADERS, end, stream.id, block.subarray(0, max));
-    for (let at = max; at < block.length; at += max) {
-      this.writer.frame(FrameType.CONTINUATION, at + max >= block.length ? Flag.END_HEADERS : 0, stream.id, block.subarray(at, at + max));
-    }
+    for (const { type, flags, fragment } of headerBlockPieces(block, endStream, this.peer.maxFrameSize)) this.writer.frame(type, flags, stream.id, fragment);
   }
 
   /** The response is complete. */

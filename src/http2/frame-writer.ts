@@ -2,7 +2,7 @@
 // (or of one tick) leave in one write, not one write per frame. Large DATA payloads are written as
 // they are, after what is gathered, so their bytes are not copied.
 import type { Transport } from '../server/transport.js';
-import { FRAME_HEADER_SIZE } from './frame/header.js';
+import { FRAME_HEADER_SIZE, writeFrameHeader } from './frame/header.js';
 
 /** A payload this large goes to the transport as it is instead of being copied into the batch. */
 const COPY_LIMIT = 4096;
@@ -20,20 +20,11 @@ export class FrameWriter {
     const size = payload?.length ?? 0;
     const copy = size <= COPY_LIMIT;
     this.reserve(FRAME_HEADER_SIZE + (copy ? size : 0));
-    const b = this.buffer;
     let at = this.length;
-    b[at] = size >>> 16;
-    b[at + 1] = (size >>> 8) & 0xff;
-    b[at + 2] = size & 0xff;
-    b[at + 3] = type;
-    b[at + 4] = flags;
-    b[at + 5] = (streamId >>> 24) & 0x7f;
-    b[at + 6] = (streamId >>> 16) & 0xff;
-    b[at + 7] = (streamId >>> 8) & 0xff;
-    b[at + 8] = streamId & 0xff;
+    writeFrameHeader(this.buffer, at, size, type, flags, streamId);
     at += FRAME_HEADER_SIZE;
     if (payload && copy) {
-      b.set(payload, at);
+      this.buffer.set(payload, at);
       at += size;
     }
     this.length = at;

@@ -1,5 +1,6 @@
 // Frames: [u32 BE length of what follows][u8 type][u32 BE id][payload]. The length is checked as
 // soon as its 4 bytes arrive, so a corrupt or oversize frame fails before its payload is buffered.
+import { concat } from '../bytes.js';
 import { IpcError } from './errors.js';
 
 export const FrameType = {
@@ -66,9 +67,7 @@ export class FrameDecoder {
     if (this.failure) throw this.failure;
     let data = chunk;
     if (this.buffer.length) {
-      data = new Uint8Array(this.buffer.length + chunk.length);
-      data.set(this.buffer);
-      data.set(chunk, this.buffer.length);
+      data = concat(this.buffer, chunk);
     }
     const frames: Frame[] = [];
     const view = new DataView(data.buffer, data.byteOffset, data.byteLength);

@@ -2,7 +2,8 @@
 // decide. A connection that starts with the HTTP/2 client preface is HTTP/2; one whose first line
 // ends in an HTTP/1 version is HTTP/1.1. Anything else is closed without an answer, as §3.4 asks
 // of an invalid preface (a 400 in HTTP/1.1 text would be garbage to an HTTP/2 client).
-import { CLIENT_PREFACE } from '../http2/frame/reader.js';
+import { concat } from '../bytes.js';
+import { prefaceState } from '../http2/frame/reader.js';
 import type { ServerConnection, Transport } from './transport.js';
 
 /** Past this many bytes without a line end, the HTTP/1.1 parser decides (431 or 414). */
@@ -41,19 +42,13 @@ export class ProtocolSniffer implements ServerConnection {
 
   onData(chunk: Uint8Array): void {
     if (this.inner) return this.inner.onData(chunk);
-    let data = chunk;
-    if (this.held) {
-      data = new Uint8Array(this.held.length + chunk.length);
-      data.set(this.held);
-      data.set(chunk, this.held.length);
-    }
-    const n = Math.min(data.length, CLIENT_PREFACE.length);
-    let http2 = true;
-    for (let i = 0; i < n && http2; i++) http2 = data[i] === CLIENT_PREFACE[i];
-    if (http2 && n < CLIENT_PREFACE.length) {
+    const data = this.held ? concat(this.held, chunk) : chunk;
+    const preface = prefaceState(data);
+    if (preface === 'partial') {
       this.held = data;
       return;
     }
+    const http2 = preface === 'complete';
     if (!http2) {
       const verdict = http1Line(data);
       if (verdict === 'wait') {

@@ -1,6 +1,7 @@
 // Writes a web `Response` as HTTP/1.1 bytes. String and byte bodies go out with the head in one
 // write and no promise; streams are copied chunk by chunk, waiting for the socket to drain.
 import { CHUNK_END, LAST_CHUNK, chunkHeader, lastChunk, writeResponseHead, type ResponseHeadInit } from '../http1/writer.js';
+import { bodyChunks, ResponseBodyError } from './body-chunks.js';
 import { responseParts, type ResponseParts } from './response-source.js';
 import { hasTrailers, trailersOf } from './trailers.js';
 import type { Transport } from './transport.js';
@@ -22,8 +23,6 @@ export interface WriteOptions {
   chunkedAllowed: boolean;
 }
 
-/** A stream body broke or did not match its declared length: the connection must be cut. */
-export class ResponseBodyError extends Error {}
 
 const encoder = new TextEncoder();
 // Text of printable ASCII is its own latin1 encoding; anything else goes through TextEncoder.
@@ -92,40 +91,25 @@ function writeBytes(transport: Transport, parts: ResponseParts, bytes: Uint8Arra
 
 async function pipeBody(target: WriteTarget, stream: ReadableStream<Uint8Array>, framing: number | 'chunked' | 'close', withTrailers: Response | null): Promise<void> {
   const transport = target.transport;
-  const reader = stream.getReader();
-  let written = 0;
+  for await (const chunk of bodyChunks(stream, typeof framing === 'number' ? framing : null)) {
+    if (target.closed) return;
+    let ready: boolean;
+    if (framing === 'chunked') {
+      transport.cork();
+      transport.write(chunkHeader(chunk.length));
+      transport.write(chunk);
+      ready = transport.write(CHUNK_END);
+      transport.uncork();
+    } else {
+      ready = transport.write(chunk);
+    }
+    if (!ready) await target.drained();
+  }
+  if (framing !== 'chunked') return;
+  if (!withTrailers) return void transport.write(LAST_CHUNK);
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (target.closed) {
-        await reader.cancel();
-        return;
-      }
-      if (!(value instanceof Uint8Array)) throw new ResponseBodyError('a response body stream must yield Uint8Array chunks');
-      if (value.length === 0) continue;
-      written += value.length;
-      if (typeof framing === 'number' && written > framing) {
-        throw new ResponseBodyError(`the response body is longer than its Content-Length ${framing}`);
-      }
-      let ready: boolean;
-      if (framing === 'chunked') {
-        transport.cork();
-        transport.write(chunkHeader(value.length));
-        transport.write(value);
-        ready = transport.write(CHUNK_END);
-        transport.uncork();
-      } else {
-        ready = transport.write(value);
-      }
-      if (!ready) await target.drained();
-    }
-    if (framing === 'chunked') transport.write(withTrailers ? lastChunk((await trailersOf(withTrailers)) ?? []) : LAST_CHUNK);
-    else if (typeof framing === 'number' && written !== framing) {
-      throw new ResponseBodyError(`the response body ended at ${written} of its Content-Length ${framing} bytes`);
-    }
+    transport.write(lastChunk((await trailersOf(withTrailers)) ?? []));
   } catch (error) {
-    void reader.cancel(error).catch(() => undefined);
-    throw error instanceof ResponseBodyError ? error : new ResponseBodyError('the response body stream failed', { cause: error });
+    throw new ResponseBodyError('the response trailers failed', { cause: error });
   }
 }

@@ -1,6 +1,7 @@
 // The runtime-agnostic server: the handler (routes, fetch, onError), the set of connections, one
 // timer that enforces every connection's deadline, the connection limit and graceful shutdown.
 // An adapter listens, wraps each socket in a Transport and calls `accept`.
+import { concat } from '../bytes.js';
 import { dateHeaderLine } from '../http1/writer.js';
 import { ANY_METHOD, Router } from '../router/index.js';
 import { Http2Connection } from '../http2/connection.js';
@@ -14,13 +15,6 @@ import type { ServerConnection, Transport } from './transport.js';
 
 const OVERLOADED = `HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n`;
 const REFUSED_H2 = concat(encodeSettings([]), encodeGoaway(0, ErrorCode.REFUSED_STREAM, 'over the connection limit'));
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
 
 /** The path of an absolute URL, without the query (no URL object: this runs per request). */
 function pathOf(url: string): string {

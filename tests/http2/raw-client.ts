@@ -2,7 +2,7 @@
 // bombs, windows past their limits. It writes frames with the project's encoders and reads the
 // server's frames with its reader.
 import net from 'node:net';
-import { ErrorCode, errorCodeName } from '../../src/http2/errors.js';
+import { errorCodeName } from '../../src/http2/errors.js';
 import { CLIENT_PREFACE, encodeSettings, Flag, frame, FrameReader, FrameType, SETTINGS_ACK, type RawFrame } from '../../src/http2/frame/index.js';
 import { HpackEncoder } from '../../src/hpack/index.js';
 
@@ -120,4 +120,3 @@ export class RawHttp2Client {
   }
 }
 
-export { ErrorCode };

@@ -47,19 +47,23 @@ export function readFrameHeader(bytes: Uint8Array, at = 0): FrameHeader {
   };
 }
 
-/** A frame: header then `payload`, in one new buffer. The reserved bit is sent as 0. */
+/** Writes a frame header at `at`. The reserved bit is sent as 0. */
+export function writeFrameHeader(out: Uint8Array, at: number, length: number, type: number, flags: number, streamId: number): void {
+  out[at] = length >>> 16;
+  out[at + 1] = (length >>> 8) & 0xff;
+  out[at + 2] = length & 0xff;
+  out[at + 3] = type;
+  out[at + 4] = flags;
+  out[at + 5] = (streamId >>> 24) & 0x7f;
+  out[at + 6] = (streamId >>> 16) & 0xff;
+  out[at + 7] = (streamId >>> 8) & 0xff;
+  out[at + 8] = streamId & 0xff;
+}
+
+/** A frame: header then `payload`, in one new buffer. */
 export function frame(type: number, flags: number, streamId: number, payload: Uint8Array = EMPTY): Uint8Array {
   const out = new Uint8Array(FRAME_HEADER_SIZE + payload.length);
-  const length = payload.length;
-  out[0] = length >>> 16;
-  out[1] = (length >>> 8) & 0xff;
-  out[2] = length & 0xff;
-  out[3] = type;
-  out[4] = flags;
-  out[5] = (streamId >>> 24) & 0x7f;
-  out[6] = (streamId >>> 16) & 0xff;
-  out[7] = (streamId >>> 8) & 0xff;
-  out[8] = streamId & 0xff;
+  writeFrameHeader(out, 0, payload.length, type, flags, streamId);
   out.set(payload, FRAME_HEADER_SIZE);
   return out;
 }

@@ -25,13 +25,25 @@ export function parseHeaders(header: FrameHeader, payload: Uint8Array): HeadersF
   return { type: 'headers', streamId: header.streamId, fragment, endStream: (header.flags & Flag.END_STREAM) !== 0, endHeaders: (header.flags & Flag.END_HEADERS) !== 0 };
 }
 
-/** HEADERS then CONTINUATION frames for a block larger than `maxFrameSize` (§4.3). */
-export function encodeHeaders(streamId: number, block: Uint8Array, endStream: boolean, maxFrameSize: number): Uint8Array[] {
-  const first = block.subarray(0, maxFrameSize);
-  const frames = [frame(FrameType.HEADERS, (endStream ? Flag.END_STREAM : 0) | (block.length <= maxFrameSize ? Flag.END_HEADERS : 0), streamId, first)];
-  for (let at = maxFrameSize; at < block.length; at += maxFrameSize) {
+export interface HeaderBlockPiece {
+  type: number;
+  flags: number;
+  fragment: Uint8Array;
+}
+
+/** A header block as HEADERS then, past `maxFrameSize`, CONTINUATION frames (§4.3): type, flags, fragment of each. */
+export function headerBlockPieces(block: Uint8Array, endStream: boolean, maxFrameSize: number): HeaderBlockPiece[] {
+  const pieces: HeaderBlockPiece[] = [];
+  for (let at = 0; at === 0 || at < block.length; at += maxFrameSize) {
     const last = at + maxFrameSize >= block.length;
-    frames.push(frame(FrameType.CONTINUATION, last ? Flag.END_HEADERS : 0, streamId, block.subarray(at, at + maxFrameSize)));
+    const type = at === 0 ? FrameType.HEADERS : FrameType.CONTINUATION;
+    const flags = (last ? Flag.END_HEADERS : 0) | (at === 0 && endStream ? Flag.END_STREAM : 0);
+    pieces.push({ type, flags, fragment: block.subarray(at, at + maxFrameSize) });
   }
-  return frames;
+  return pieces;
+}
+
+/** HEADERS then CONTINUATION frames for a block, each in its own buffer. */
+export function encodeHeaders(streamId: number, block: Uint8Array, endStream: boolean, maxFrameSize: number): Uint8Array[] {
+  return headerBlockPieces(block, endStream, maxFrameSize).map(({ type, flags, fragment }) => frame(type, flags, streamId, fragment));
 }

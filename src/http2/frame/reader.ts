@@ -1,10 +1,18 @@
 // Splits a connection's bytes into frames: the client preface first (RFC 9113 §3.4), then frames
 // of at most SETTINGS_MAX_FRAME_SIZE (§4.2), from chunks split anywhere.
+import { concat } from '../../bytes.js';
 import { ConnectionError } from '../errors.js';
 import { DEFAULT_MAX_FRAME_SIZE, FRAME_HEADER_SIZE, readFrameHeader, type FrameHeader } from './header.js';
 
 /** "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" (§3.4). */
 export const CLIENT_PREFACE = new TextEncoder().encode('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+
+/** How `data` starts: with the whole preface, with a prefix of it (more bytes needed), or not. */
+export function prefaceState(data: Uint8Array): 'complete' | 'partial' | 'mismatch' {
+  const n = Math.min(data.length, CLIENT_PREFACE.length);
+  for (let i = 0; i < n; i++) if (data[i] !== CLIENT_PREFACE[i]) return 'mismatch';
+  return n === CLIENT_PREFACE.length ? 'complete' : 'partial';
+}
 
 export interface RawFrame {
   header: FrameHeader;
@@ -26,19 +34,12 @@ export class FrameReader {
 
   /** Adds `chunk`; returns the whole frames now available. Throws ConnectionError on bad input. */
   push(chunk: Uint8Array): RawFrame[] {
-    let data = chunk;
-    if (this.buffer.length) {
-      data = new Uint8Array(this.buffer.length + chunk.length);
-      data.set(this.buffer);
-      data.set(chunk, this.buffer.length);
-    }
+    const data = this.buffer.length ? concat(this.buffer, chunk) : chunk;
     let at = 0;
     if (!this.prefaceSeen) {
-      const n = Math.min(data.length, CLIENT_PREFACE.length);
-      for (let i = 0; i < n; i++) {
-        if (data[i] !== CLIENT_PREFACE[i]) throw new ConnectionError('PROTOCOL_ERROR', 'the connection did not start with the HTTP/2 client preface');
-      }
-      if (n < CLIENT_PREFACE.length) {
+      const preface = prefaceState(data);
+      if (preface === 'mismatch') throw new ConnectionError('PROTOCOL_ERROR', 'the connection did not start with the HTTP/2 client preface');
+      if (preface === 'partial') {
         this.buffer = data.slice();
         return [];
       }
