@@ -11,6 +11,16 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
+      'no-restricted-syntax': [
+        'error',
+        {
+          // `fn?.(x, (pos += n))` skips the `+=` when fn is absent: a parser once read a body as
+          // requests that way. Do the side effect first, then call.
+          selector:
+            'ChainExpression CallExpression > .arguments :matches(AssignmentExpression, UpdateExpression), ChainExpression CallExpression > :matches(AssignmentExpression, UpdateExpression).arguments',
+          message: 'No side effects in the arguments of an optional call: they are skipped when the callee is absent.',
+        },
+      ],
     },
   },
 );

@@ -196,14 +196,15 @@ export abstract class MessageParser<H extends MessageHead> {
           const take = Math.min(this.remaining, data.length - pos);
           this.remaining -= take;
           this.bytesConsumed += take;
-          this.handler.onBody?.(data.subarray(pos, (pos += take)));
+          this.emitBody(data, pos, pos + take);
+          pos += take;
           if (this.remaining === 0) this.complete();
           break;
         }
         case BODY_TO_CLOSE: {
           this.addBodyBytes(data.length - pos);
           this.bytesConsumed += data.length - pos;
-          this.handler.onBody?.(data.subarray(pos));
+          this.emitBody(data, pos, data.length);
           pos = data.length;
           break;
         }
@@ -217,7 +218,8 @@ export abstract class MessageParser<H extends MessageHead> {
             this.sizeHi = Math.floor(left / TWO_32);
             if (left === 0) this.phase = PHASE_DATA_CR;
             this.bytesConsumed += take;
-            this.handler.onBody?.(data.subarray(pos, (pos += take)));
+            this.emitBody(data, pos, pos + take);
+            pos += take;
             break;
           }
           if (base < 0) {
@@ -258,9 +260,15 @@ export abstract class MessageParser<H extends MessageHead> {
     // Copy the records out before any callback: a handler may run another parser on this core.
     const spans = copyWords(table, Chunked.SPANS, 2 * table[Chunked.SPAN_COUNT]);
     const trailerWords = copyWords(table, Chunked.TRAILERS, 4 * table[Chunked.TRAILER_COUNT]);
+    // Counted before any of it is handed out: the data of this call and the rest of a chunk still
+    // to come (from its size line; the PHASE_DATA path hands that out uncounted). So the limit
+    // holds however the data is split across reads, and a chunk over it is refused at once.
+    let counted = this.phase === PHASE_DATA ? this.sizeHi * TWO_32 + this.sizeLo : 0;
+    for (let i = 1; i < spans.length; i += 2) counted += spans[i];
+    this.addBodyBytes(counted);
     for (let i = 0; i < spans.length; i += 2) {
-      this.addBodyBytes(spans[i + 1]);
-      this.handler.onBody?.(data.subarray(base + spans[i], base + spans[i] + spans[i + 1]));
+      const start = base + spans[i];
+      this.emitBody(data, start, start + spans[i + 1]);
     }
     if (this.phase === PHASE_DONE && this.handler.onTrailers) {
       const trailers: HeaderList = [];
@@ -275,6 +283,15 @@ export abstract class MessageParser<H extends MessageHead> {
       this.handler.onTrailers(trailers);
     }
     return rc;
+  }
+
+  /**
+   * Hands data[start, end) to onBody. No side effects here: `onBody?.(f(pos += n))` would skip the
+   * `+=` when onBody is absent, and body bytes would be parsed as requests.
+   */
+  private emitBody(data: Uint8Array, start: number, end: number): void {
+    const onBody = this.handler.onBody;
+    if (onBody) onBody.call(this.handler, data.subarray(start, end));
   }
 
   private startBody(head: H): void {

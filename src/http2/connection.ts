@@ -2,10 +2,12 @@
 // wasm HPACK decoder, each request to the same handler as HTTP/1.1, responses out as HEADERS and
 // flow-controlled DATA. Runtime-agnostic like the HTTP/1.1 connection: the adapter hands in a
 // Transport and forwards its events. Every error names the RFC section that makes it one.
+import { HttpParseError } from '../http1/errors.js';
 import type { HeaderList } from '../http1/head.js';
 import { HpackDecoder, HpackEncoder } from '../hpack/index.js';
 import { HpackError } from '../hpack/errors.js';
 import { internalError } from '../server/internal-error.js';
+import { plainResponse } from '../server/plain-response.js';
 import type { ConnectionHost } from '../server/connection.js';
 import type { ConnectionInfo } from '../server/options.js';
 import { IncomingRequest, asRequest, isValidHost } from '../server/request.js';
@@ -354,6 +356,8 @@ export class Http2Connection implements ServerConnection, StreamHost {
       stream.expectsContinue = fields.headers.some(([name, value]) => name === 'expect' && value.toLowerCase() === '100-continue');
       stream.openBody();
     }
+    // A declared length over the limit is refused before the handler runs or a byte is read.
+    if (fields.contentLength !== null && fields.contentLength > this.maxBodyBytes) return this.bodyTooLarge(stream);
     if (fields.method === 'CONNECT') {
       // A tunnel needs a raw byte stream, which the fetch contract has no room for.
       return this.sendResponse(stream, new Response('CONNECT is not supported\n', { status: 501 }));
@@ -403,11 +407,32 @@ export class Http2Connection implements ServerConnection, StreamHost {
     if (stream.contentLength !== null && stream.received > stream.contentLength) {
       throw new StreamError(streamId, 'PROTOCOL_ERROR', `malformed request: more than its content-length of ${stream.contentLength}`);
     }
+    if (stream.received > this.maxBodyBytes && !stream.bodyRefused) this.bodyTooLarge(stream);
     if (data.length) {
-      if (stream.body) stream.receiveBody(data.slice());
+      if (stream.body && !stream.bodyRefused) stream.receiveBody(data.slice());
       else this.release(stream, data.length);
     }
-    if (endStream) this.endOfRequest(stream);
+    if (endStream && this.streams.has(streamId)) this.endOfRequest(stream);
+  }
+
+  private get maxBodyBytes(): number {
+    return this.host.options.parser.maxBodyBytes!;
+  }
+
+  /**
+   * The body is over maxBodyBytes: the handler's read rejects, and the client gets 413 if nothing
+   * of the response went out yet, else RST_STREAM CANCEL. What more comes of the body is dropped
+   * (its window given back), never held.
+   */
+  private bodyTooLarge(stream: Http2Stream): void {
+    stream.bodyRefused = true;
+    const error = new HttpParseError('ERR_BODY_TOO_LARGE', `the request body is over ${this.maxBodyBytes} bytes`);
+    stream.body?.fail(error);
+    stream.body?.discard();
+    if (stream.responseStarted) return this.resetStream(stream.id, 'CANCEL');
+    this.sendResponse(stream, plainResponse(413, error.code));
+    // §8.1: with the response complete, ask the client to stop sending the body.
+    if (!stream.state.canSend && this.streams.has(stream.id)) this.resetStream(stream.id, 'NO_ERROR');
   }
 
   private endOfRequest(stream: Http2Stream): void {

@@ -25,6 +25,8 @@ export class Http2Stream implements BodyFlow {
   /** From the request's Content-Length, checked against the DATA received (§8.1.1). */
   contentLength: number | null = null;
   received = 0;
+  /** The body went over maxBodyBytes: the rest of it is dropped. */
+  bodyRefused = false;
   headRequest = false;
   expectsContinue = false;
   responseStarted = false;

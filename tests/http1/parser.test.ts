@@ -172,6 +172,22 @@ describe('incremental parsing', () => {
     expect(urls).toEqual(['/search?q=1', '/two']);
   });
 
+  it('without onBody a body is still skipped as a body, never parsed as requests (smuggling)', () => {
+    const inner = 'GET /admin HTTP/1.1\r\nHost: a\r\n\r\n';
+    const smuggle = `POST /u HTTP/1.1\r\nHost: a\r\nContent-Length: ${inner.length}\r\n\r\n${inner}`;
+    const chunked = `POST /c HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n${inner.length.toString(16)}\r\n${inner}\r\n0\r\n\r\n`;
+    for (const input of [smuggle, chunked]) {
+      for (let step = 1; step <= input.length; step++) {
+        const urls: string[] = [];
+        const parser = new RequestParser({ onHead: (head) => void urls.push(head.url) });
+        const bytes = encode(input);
+        for (let i = 0; i < bytes.length; i += step) parser.execute(bytes.subarray(i, i + step));
+        expect(urls, `step ${step}`).toEqual([input.startsWith('POST /u') ? '/u' : '/c']);
+        expect(parser.bytesConsumed).toBe(input.length);
+      }
+    }
+  });
+
   it('stays failed after an error', () => {
     const parser = new RequestParser({ onHead: () => {} });
     expect(errorCode(() => parser.execute(encode('G@T / HTTP/1.1\r\n\r\n')))).toBe('ERR_INVALID_METHOD');
@@ -323,6 +339,27 @@ describe('limits: accepted at the limit, rejected one past it', () => {
     const chunked = (n: number) => `POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n${n.toString(16)}\r\n${'x'.repeat(n)}\r\n0\r\n\r\n`;
     expect(parseRequest(encode(chunked(10)), { maxBodyBytes: 10 }).body).toHaveLength(10);
     expect(errorCode(() => parseRequest(encode(chunked(11)), { maxBodyBytes: 10 }))).toBe('ERR_BODY_TOO_LARGE');
+  });
+
+  it('maxBodyBytes holds for chunked bodies however the input is split (chunk data in a later read than its size line)', () => {
+    const max = 64;
+    const over = `POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n${(max + 1).toString(16)}\r\n${'x'.repeat(max + 1)}\r\n0\r\n\r\n`;
+    const split = `POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n20\r\n${'x'.repeat(32)}\r\n21\r\n${'y'.repeat(33)}\r\n0\r\n\r\n`;
+    const exact = `POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n20\r\n${'x'.repeat(32)}\r\n20\r\n${'y'.repeat(32)}\r\n0\r\n\r\n`;
+    for (let step = 1; step <= over.length; step++) {
+      expect(errorCode(() => feed('request', over, step, { maxBodyBytes: max })), `step ${step}`).toBe('ERR_BODY_TOO_LARGE');
+      expect(errorCode(() => feed('request', split, step, { maxBodyBytes: max })), `step ${step}`).toBe('ERR_BODY_TOO_LARGE');
+      expect(feed('request', exact, step, { maxBodyBytes: max }).messages[0].body).toHaveLength(max);
+    }
+  });
+
+  it('a chunk over maxBodyBytes is refused at its size line, before its data arrives', () => {
+    const bodies: number[] = [];
+    const parser = new RequestParser({ onHead() {}, onBody: (chunk) => void bodies.push(chunk.length) }, { maxBodyBytes: 1024 * 1024 });
+    const head = encode('POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n');
+    parser.execute(head);
+    expect(errorCode(() => parser.execute(encode('200000\r\n')))).toBe('ERR_BODY_TOO_LARGE');
+    expect(bodies).toEqual([]);
   });
 
   it('a trailer section is bounded by maxHeadBytes', () => {

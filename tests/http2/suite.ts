@@ -308,6 +308,48 @@ export function http2Suite(name: string, launch: Launcher): void {
     });
   });
 
+  describe(`${name}: HTTP/2 request body limit (maxBodyBytes)`, () => {
+    const server = useServer(launch, { http2: true, maxBodyBytes: 1000 });
+
+    it('answers a declared content-length over the limit with 413 before the handler runs', async () => {
+      const calls = (await stats(server.url)).calls;
+      const res = await withSession(server.url, (s) => request(s, { ':method': 'POST', ':path': '/echo', 'content-length': '3000' }, new Uint8Array(3000)));
+      expect(res.status).toBe(413);
+      expect(res.body.toString()).toContain('ERR_BODY_TOO_LARGE');
+      // Only the /stats call itself ran.
+      expect((await stats(server.url)).calls).toBe(calls + 1);
+    });
+
+    it('answers a body without content-length that runs past the limit with 413, and the read rejects', async () => {
+      const res = await withSession(server.url, (s) => request(s, { ':method': 'POST', ':path': '/count-body' }, new Uint8Array(5000)));
+      expect(res.status).toBe(413);
+      const { errors } = await stats(server.url);
+      expect(errors.at(-1)).toMatch(/over 1000 bytes/);
+    });
+
+    it('accepts a body of exactly the limit', async () => {
+      const res = await withSession(server.url, (s) => request(s, { ':method': 'POST', ':path': '/echo' }, new Uint8Array(1000).fill(65)));
+      expect(res.status).toBe(200);
+      expect(res.body.length).toBe(1000);
+    });
+
+    it('stops a large upload early: the client is asked to stop sending (RST_STREAM NO_ERROR) and nothing is held', async () => {
+      const client = new RawHttp2Client(server.port);
+      client.request(1, 'POST', '/count-body');
+      for (let i = 0; i < 4; i++) client.send(FrameType.DATA, 0, 1, new Uint8Array(16_000));
+      await client.until(() => client.resets().has(1));
+      expect(client.resets().get(1)).toBe('NO_ERROR');
+      const headers = client.frames.find((f) => f.type === FrameType.HEADERS && f.streamId === 1);
+      expect(headers).toBeDefined();
+      // DATA after the reset is dropped without a connection error.
+      client.send(FrameType.DATA, Flag.END_STREAM, 1, new Uint8Array(100));
+      client.request(3, 'GET', '/hello');
+      await client.until(() => client.frames.some((f) => f.type === FrameType.DATA && f.streamId === 3));
+      expect(client.frames.some((f) => f.type === FrameType.GOAWAY)).toBe(false);
+      client.close();
+    });
+  });
+
   describe(`${name}: HTTP/2 limits`, () => {
     const server = useServer(launch, { http2: { maxConcurrentStreams: 2, initialWindowSize: 16_384, settingsTimeout: 400, pingTimeout: 400 }, keepAliveTimeout: 400 });
 

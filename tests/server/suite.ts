@@ -318,6 +318,36 @@ export function serverSuite(name: string, launch: Launcher): void {
       });
     }
 
+    it('refuses a chunked body over the limit whose data comes in later reads than its size line', async () => {
+      const before = (await stats(server.url)).bodyBytes;
+      const head = 'POST /count-body HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n';
+      const { text, closed } = await raw(server.port, [head, '7d0\r\n', 'x'.repeat(1000), 'x'.repeat(1000), '\r\n0\r\n\r\n'], { gap: 50 });
+      expect(statuses(text)).toEqual([413]);
+      expect(closed).toBe(true);
+      // The handler never saw a whole body over the limit.
+      expect((await stats(server.url)).bodyBytes).toBe(before);
+    });
+
+    it('refuses chunks that add up past the limit, whatever the split', async () => {
+      const body = `${'190\r\n' + 'x'.repeat(400) + '\r\n'}`.repeat(3) + '0\r\n\r\n';
+      const input = `POST /count-body HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n${body}`;
+      for (const size of [13, 401]) {
+        const pieces: string[] = [];
+        for (let i = 0; i < input.length; i += size) pieces.push(input.slice(i, i + size));
+        const { text, closed } = await raw(server.port, pieces, { gap: 2 });
+        expect(statuses(text), `pieces of ${size}`).toEqual([413]);
+        expect(closed).toBe(true);
+      }
+    });
+
+    it('rejects a chunk size followed by whitespace without an extension (RFC 9112 §7.1.1)', async () => {
+      for (const line of ['5 \r\n', '5\t\r\n']) {
+        const { text, closed } = await raw(server.port, [`POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n${line}hello\r\n0\r\n\r\n`]);
+        expect(statuses(text)).toEqual([400]);
+        expect(closed).toBe(true);
+      }
+    });
+
     it('the same, fed one byte at a time', async () => {
       const input = `GET / HTTP/1.1\r\nHost: a\r\nX: ${'a'.repeat(3000)}\r\n\r\n`;
       const { text, closed } = await raw(server.port, [...input.slice(0, 2300)].map((c) => c), { wait: 1000 });

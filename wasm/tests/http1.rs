@@ -170,6 +170,12 @@ fn chunked_rejections() {
         (b"1;\x01\r\n", ParseError::InvalidChunkExtension),
         (b"1;=x\r\n", ParseError::InvalidChunkExtension),
         (b"0\r\nA: b\n\r\n", ParseError::InvalidNewline),
+        // BWS is allowed only before ";" (RFC 9112 §7.1.1): whitespace alone after the size is not.
+        (b"5 \r\nhello\r\n0\r\n\r\n", ParseError::InvalidChunkSize),
+        (b"5\t\r\nhello\r\n0\r\n\r\n", ParseError::InvalidChunkSize),
+        (b"5 \t \r\nhello\r\n0\r\n\r\n", ParseError::InvalidChunkSize),
+        (b"5 x\r\nhello\r\n0\r\n\r\n", ParseError::InvalidChunkSize),
+        (b"0 \r\n\r\n", ParseError::InvalidChunkSize),
     ];
     for (input, code) in cases {
         assert_eq!(

@@ -45,6 +45,8 @@ pub mod phase {
     pub const DATA_LF: u32 = 13;
     pub const TRAILERS: u32 = 14;
     pub const DONE: u32 = 15;
+    /// Whitespace after the size: only BWS and then ";" may follow (RFC 9112 §7.1.1).
+    pub const SIZE_BWS: u32 = 16;
 }
 
 pub struct ChunkedLimits {
@@ -108,7 +110,8 @@ pub fn decode(
         }
         let b = buf[pos];
         pos += 1;
-        if (EXT_BWS..=EXT_QUOTED_ESCAPE).contains(&phase) && b != b'\r' && b != b'\n' {
+        let in_extension = (EXT_BWS..=EXT_QUOTED_ESCAPE).contains(&phase) || phase == SIZE_BWS;
+        if in_extension && b != b'\r' && b != b'\n' {
             ext += 1;
             if ext > limits.max_extension_bytes {
                 return Err(ParseError::ChunkExtensionTooLarge);
@@ -126,10 +129,15 @@ pub fn decode(
                 ext = 1;
                 EXT_NAME_START
             }
+            // chunk-ext = *( BWS ";" ... ): whitespace after the size must lead to an extension.
+            // `5 \r\n` is outside the grammar, and llhttp (strict) and node:http reject it.
             (SIZE, b' ' | b'\t') => {
                 ext = 1;
-                EXT_BWS
+                SIZE_BWS
             }
+            (SIZE_BWS, b' ' | b'\t') => SIZE_BWS,
+            (SIZE_BWS, b';') => EXT_NAME_START,
+            (SIZE_BWS, _) => return Err(ParseError::InvalidChunkSize),
             (SIZE, _) => {
                 size = size * 16 + hex(b).ok_or(ParseError::InvalidChunkSize)?;
                 if size > MAX_SIZE {
