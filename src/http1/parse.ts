@@ -1,8 +1,11 @@
 // The complete-message API: one whole message in, one parsed message out.
+import { concatAll } from '../bytes.js';
 import { HttpParseError } from './errors.js';
 import type { HeaderList, MessageHead, RequestHead, ResponseHead } from './head.js';
 import type { ParserOptions } from './options.js';
 import { RequestParser, ResponseParser, type MessageHandler, type MessageParser } from './parser.js';
+
+const EMPTY = new Uint8Array(0);
 
 interface ParsedMessage {
   versionMajor: number;
@@ -61,14 +64,7 @@ class Collector<H extends MessageHead> implements MessageHandler<H> {
   }
 
   body(): Uint8Array {
-    if (this.chunks.length === 1) return this.chunks[0];
-    const out = new Uint8Array(this.chunks.reduce((n, c) => n + c.length, 0));
-    let at = 0;
-    for (const chunk of this.chunks) {
-      out.set(chunk, at);
-      at += chunk.length;
-    }
-    return out;
+    return this.chunks.length ? concatAll(this.chunks) : EMPTY;
   }
 }
 

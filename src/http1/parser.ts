@@ -1,4 +1,4 @@
-import { concat } from '../bytes.js';
+import { concat, concatAll } from '../bytes.js';
 import {
   Chunked,
   OPT_REQUEST_CONNECT,
@@ -139,7 +139,7 @@ export abstract class MessageParser<H extends MessageHead> {
   takeUpgradeData(): Uint8Array {
     const parts = this.upgradeData;
     this.upgradeData = [];
-    return parts.length === 1 ? parts[0] : parts.reduce(concat, EMPTY);
+    return concatAll(parts);
   }
 
   get upgraded(): boolean {

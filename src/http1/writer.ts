@@ -86,10 +86,19 @@ export function writeResponseHead(init: ResponseHeadInit): string {
   let head = statusLine(init.status, init.reason);
   let hasDate = false;
   let hasConnection = false;
+  let lengthWritten = false;
+  const body = init.body;
   if (init.headers) {
     for (const [name, value] of init.headers) {
       checkField(name, value);
-      if (isFramingField(name)) continue;
+      if (isFramingField(name)) {
+        // The handler's own Content-Length is kept as written when it is the true length.
+        if (typeof body === 'number' && !lengthWritten && name.length === 14 && /^\d+$/.test(value) && Number(value) === body) {
+          head += `${name}: ${value}\r\n`;
+          lengthWritten = true;
+        }
+        continue;
+      }
       if (name.length === 4 && name.toLowerCase() === 'date') hasDate = true;
       if (name.length === 10 && name.toLowerCase() === 'connection') hasConnection = true;
       head += `${name}: ${value}\r\n`;
@@ -97,8 +106,9 @@ export function writeResponseHead(init: ResponseHeadInit): string {
   }
   if (init.date !== false && !hasDate) head += dateHeaderLine();
   if (init.keepAlive === false && !hasConnection) head += 'Connection: close\r\n';
-  const body = init.body;
-  if (typeof body === 'number') head += `Content-Length: ${body}\r\n`;
+  if (typeof body === 'number') {
+    if (!lengthWritten) head += `Content-Length: ${body}\r\n`;
+  }
   else if (body === 'chunked') head += 'Transfer-Encoding: chunked\r\n';
   return head + '\r\n';
 }

@@ -11,8 +11,8 @@ import { plainResponse } from '../server/plain-response.js';
 import type { ConnectionHost } from '../server/connection.js';
 import type { ConnectionInfo } from '../server/options.js';
 import { IncomingRequest, asRequest, isValidHost } from '../server/request.js';
-import { responseParts } from '../server/response-source.js';
-import { bodyChunks } from '../server/body-chunks.js';
+import { declaredLength, responseParts, type ResponseParts } from '../server/response-source.js';
+import { ResponseBody } from '../server/body-chunks.js';
 import { bodyless } from '../server/response-writer.js';
 import { hasTrailers, trailersOf } from '../server/trailers.js';
 import type { ServerConnection, Transport } from '../server/transport.js';
@@ -135,6 +135,8 @@ export class Http2Connection implements ServerConnection, StreamHost {
   onEnd(): void {
     this.peerDone = true;
     if (this.streams.size === 0) this.end();
+    // A closing server does not wait for responses whose client is gone.
+    else if (this.host.closing) this.destroy(new Error('the client ended the connection'));
   }
 
   onDrain(): void {
@@ -191,6 +193,8 @@ export class Http2Connection implements ServerConnection, StreamHost {
   /** Graceful: GOAWAY with the last stream taken; those finish, then the connection closes. */
   shutdown(): void {
     if (this.closed || this.failed) return;
+    // Streams whose client already ended the connection are not in flight: nobody waits for them.
+    if (this.peerDone && this.streams.size > 0) return this.destroy(new Error('the client ended the connection'));
     if (this.goawayLastId < 0) this.goaway('NO_ERROR');
     if (this.streams.size === 0) this.end();
   }
@@ -367,7 +371,8 @@ export class Http2Connection implements ServerConnection, StreamHost {
       { method: fields.method, url: fields.path, headers: fields.headers },
       { scheme, host: authority, body: stream.body, signal: () => stream.signal() },
     );
-    const response = this.host.respond(asRequest(request), this.info);
+    stream.request = asRequest(request);
+    const response = this.host.respond(stream.request, this.info);
     if (response instanceof Response) return this.sendResponse(stream, response);
     response.then(
       (value) => this.sendResponse(stream, value),
@@ -431,8 +436,6 @@ export class Http2Connection implements ServerConnection, StreamHost {
     stream.body?.discard();
     if (stream.responseStarted) return this.resetStream(stream.id, 'CANCEL');
     this.sendResponse(stream, plainResponse(413, error.code));
-    // §8.1: with the response complete, ask the client to stop sending the body.
-    if (!stream.state.canSend && this.streams.has(stream.id)) this.resetStream(stream.id, 'NO_ERROR');
   }
 
   private endOfRequest(stream: Http2Stream): void {
@@ -515,34 +518,34 @@ export class Http2Connection implements ServerConnection, StreamHost {
       return;
     }
     stream.responseStarted = true;
+    let parts: ResponseParts;
     let fields: HeaderList;
-    let body: Uint8Array | ReadableStream<Uint8Array> | null = null;
-    let length: number | null = null;
+    let body: Uint8Array | null = null;
     const trailers = hasTrailers(response);
     try {
-      const parts = responseParts(response);
+      parts = responseParts(response);
       const source = parts.source;
-      if (source.kind === 'text') body = encoder.encode(source.text);
-      else if (source.kind === 'bytes') body = source.bytes;
-      else if (source.kind === 'stream') body = source.stream;
-      if (body instanceof Uint8Array) length = body.length;
-      else if (source.kind === 'none') length = 0;
-      else if (source.kind === 'stream' && source.length >= 0) length = source.length;
       const noBody = bodyless(parts.status);
-      fields = responseFields(parts.status, parts.headers, noBody ? null : length);
-      if (noBody || stream.headRequest) {
-        if (body instanceof ReadableStream) void body.cancel().catch(() => undefined);
-        body = null;
+      if (source.kind === 'stream') {
+        if (!noBody) return void this.sendStream(stream, response, parts, source.stream, source.length, trailers);
+        void source.stream.cancel().catch(() => undefined);
+        fields = responseFields(parts.status, parts.headers, null);
+      } else {
+        if (source.kind === 'text') body = encoder.encode(source.text);
+        else if (source.kind === 'bytes') body = source.bytes;
+        // HEAD: the length GET would have, when the handler says it (RFC 9110 §9.3.2).
+        const length = body ? body.length : stream.headRequest ? (declaredLength(parts.headers) ?? 0) : 0;
+        fields = responseFields(parts.status, parts.headers, noBody ? null : length);
+        if (noBody || stream.headRequest) body = null;
       }
     } catch (error) {
       // The head was refused before a byte went out (e.g. a header with CR LF in it).
       stream.responseStarted = false;
       return this.sendResponse(stream, internalError(error));
     }
-    const endNow = !trailers && (body === null || (body instanceof Uint8Array && body.length === 0));
+    const endNow = !trailers && (body === null || body.length === 0);
     this.writeHeaders(stream, fields, endNow);
     if (endNow) return this.endSent(stream);
-    if (body instanceof ReadableStream) return void this.pipe(stream, body, length, response, trailers);
     if (trailers) {
       if (body?.length) this.queueData(stream, body);
       return this.finish(stream, response, true);
@@ -561,9 +564,29 @@ export class Http2Connection implements ServerConnection, StreamHost {
     );
   }
 
-  private async pipe(stream: Http2Stream, body: ReadableStream<Uint8Array>, length: number | null, response: Response, trailers: boolean): Promise<void> {
+  /** A stream body: its length when known (given, declared, or all of it ready at once), then DATA as it comes. */
+  private async sendStream(stream: Http2Stream, response: Response, parts: ResponseParts, source: ReadableStream<Uint8Array>, known: number, trailers: boolean): Promise<void> {
+    const body = new ResponseBody(source);
     try {
-      for await (const chunk of bodyChunks(body, length)) {
+      let length = known >= 0 ? known : declaredLength(parts.headers);
+      if (length === null && (await body.readAhead())) length = body.aheadBytes;
+      if (!stream.state.canSend) return body.cancel();
+      let fields: HeaderList;
+      try {
+        fields = responseFields(parts.status, parts.headers, length);
+      } catch (error) {
+        body.cancel();
+        stream.responseStarted = false;
+        return this.sendResponse(stream, internalError(error));
+      }
+      if (stream.headRequest) {
+        // HEAD: the fields GET would get (its length, when known), and no body.
+        body.cancel();
+        this.writeHeaders(stream, fields, true);
+        return this.endSent(stream);
+      }
+      this.writeHeaders(stream, fields, false);
+      for await (const chunk of body.chunks(length)) {
         if (!stream.state.canSend) return;
         this.queueData(stream, chunk);
         if (stream.pendingBytes > STREAM_HIGH_WATER_MARK || this.transport.needsDrain) await stream.writable();
@@ -627,10 +650,21 @@ export class Http2Connection implements ServerConnection, StreamHost {
     stream.state.sendEnd();
     stream.wakeWriters();
     if (stream.state.state === 'closed') return this.closeStream(stream);
+    // §8.1: a body refused for its size: with the response complete, ask the client to stop sending it.
+    if (stream.bodyRefused) return this.refuseRest(stream);
     // Answered before the request ended (§8.1): the rest of it is read and dropped, so the stream
     // closes when the client ends it. (RST_STREAM NO_ERROR would be allowed, but then frames that
     // cross it could no longer be checked against the stream's state.)
     stream.body?.discard();
+  }
+
+  private refuseRest(stream: Http2Stream): void {
+    try {
+      this.resetStream(stream.id, 'NO_ERROR');
+    } catch (error) {
+      // Over the reset limit (this runs outside the frame loop too).
+      this.fail(error);
+    }
   }
 
   /** RST_STREAM (§6.4), counted against the reset limit: a client that provokes resets is a client that resets. */
@@ -655,7 +689,7 @@ export class Http2Connection implements ServerConnection, StreamHost {
   private abortStream(stream: Http2Stream, error: unknown): void {
     if (!stream.state.canSend) return;
     if (!stream.responseStarted) return this.sendResponse(stream, internalError(error));
-    console.error(error);
+    this.host.reportError(error, stream.request);
     this.resetStream(stream.id, 'INTERNAL_ERROR');
   }
 

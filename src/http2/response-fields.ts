@@ -20,7 +20,11 @@ export function responseFields(status: number, headers: Iterable<[string, string
     checkField(rawName, value);
     const name = rawName.toLowerCase();
     if (CONNECTION_SPECIFIC.has(name)) continue;
-    if (name === 'content-length' && length !== null) continue;
+    if (name === 'content-length' && length !== null) {
+      // Kept as the handler wrote it when it is the true length; ours is added otherwise.
+      if (/^\d+$/.test(value) && Number(value) === length) length = null;
+      else continue;
+    }
     if (name === 'date') hasDate = true;
     list.push([name, value]);
   }

@@ -30,6 +30,8 @@ export class Http2Stream implements BodyFlow {
   headRequest = false;
   expectsContinue = false;
   responseStarted = false;
+  /** The handler's request (null for requests the server answers itself). */
+  request: Request | null = null;
   readonly startedAt = Date.now();
 
   /** Response DATA not yet sent for want of window. */

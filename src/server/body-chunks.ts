@@ -1,36 +1,123 @@
 // A response body stream read for writing, over HTTP/1.1 or HTTP/2 alike: only Uint8Array chunks,
 // empty ones skipped, and never more (nor, at the end, fewer) bytes than a declared length.
+// `readAhead` first takes what the stream has ready at once: a body that ends there (a Response
+// re-wrapped by middleware, a short generated one) goes out with its Content-Length, not chunked.
 
 /** A stream body broke or did not match its declared length: the response cannot finish. */
 export class ResponseBodyError extends Error {}
 
-/**
- * The chunks of `stream`, checked as they come. `length`: the declared Content-Length, or null.
- * Throws ResponseBodyError (a failing stream's error is its cause); the stream is cancelled when
- * a check fails or the consumer stops early.
- */
-export async function* bodyChunks(stream: ReadableStream<Uint8Array>, length: number | null): AsyncGenerator<Uint8Array, void, undefined> {
-  const reader = stream.getReader();
-  let written = 0;
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!(value instanceof Uint8Array)) throw new ResponseBodyError('a response body stream must yield Uint8Array chunks');
-      if (value.length === 0) continue;
-      written += value.length;
-      if (length !== null && written > length) throw new ResponseBodyError(`the response body is longer than its Content-Length ${length}`);
-      yield value;
-    }
-    finished = true;
-    if (length !== null && written !== length) throw new ResponseBodyError(`the response body ended at ${written} of its Content-Length ${length} bytes`);
-  } catch (error) {
-    finished = true;
-    void reader.cancel(error).catch(() => undefined);
-    throw error instanceof ResponseBodyError ? error : new ResponseBodyError('the response body stream failed', { cause: error });
-  } finally {
-    // The consumer stopped early (the connection or stream went away).
-    if (!finished) void reader.cancel().catch(() => undefined);
+/** How many microtask turns a read may take and still count as ready now. */
+const READY_TURNS = 8;
+/** The most bytes read ahead to learn a length; past it the body streams. */
+export const READ_AHEAD_BYTES = 64 * 1024;
+
+type ReadResult = ReadableStreamReadResult<Uint8Array>;
+const NOT_YET = Symbol('not yet');
+
+function afterTurns(turns: number): Promise<typeof NOT_YET> {
+  let promise: Promise<typeof NOT_YET> = Promise.resolve(NOT_YET);
+  for (let i = 1; i < turns; i++) promise = promise.then((value) => value);
+  return promise;
+}
+
+/** A response body being written: its reader, and chunks read ahead. */
+export class ResponseBody {
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private readonly ahead: Uint8Array[] = [];
+  /** A read still in flight after `readAhead` gave up waiting for it. */
+  private inFlight: Promise<ReadResult> | null = null;
+  private ended = false;
+  private failure: ResponseBodyError | null = null;
+  /** Bytes read ahead. */
+  aheadBytes = 0;
+
+  constructor(stream: ReadableStream<Uint8Array>) {
+    this.reader = stream.getReader();
   }
+
+  /**
+   * Reads the chunks that are ready within a few microtask turns, up to READ_AHEAD_BYTES.
+   * Resolves true when the stream ended meanwhile: then `aheadBytes` is its length.
+   */
+  async readAhead(): Promise<boolean> {
+    try {
+      while (this.aheadBytes <= READ_AHEAD_BYTES) {
+        const read = this.reader.read();
+        const result = await Promise.race([read, afterTurns(READY_TURNS)]);
+        if (result === NOT_YET) {
+          this.inFlight = read;
+          return false;
+        }
+        if (result.done) return (this.ended = true);
+        checkChunk(result.value);
+        this.ahead.push(result.value);
+        this.aheadBytes += result.value.length;
+      }
+    } catch (error) {
+      // Reported by `chunks()`, once the head is out, as for a stream that fails later.
+      this.failure = wrap(error);
+      this.cancel(error);
+    }
+    return false;
+  }
+
+  /** The whole body, when `readAhead` found its end (checked against `length`, as `chunks` would); else null. */
+  takeWhole(length: number | null): Uint8Array[] | null {
+    if (!this.ended || this.failure) return null;
+    if (length !== null && length !== this.aheadBytes) return null;
+    const chunks = this.ahead.filter((chunk) => chunk.length > 0);
+    this.ahead.length = 0;
+    return chunks;
+  }
+
+  /** The chunks (read ahead first), checked against `length` (the declared Content-Length, or null). */
+  async *chunks(length: number | null): AsyncGenerator<Uint8Array, void, undefined> {
+    let written = 0;
+    let finished = false;
+    try {
+      if (this.failure) throw this.failure;
+      for (;;) {
+        let value: Uint8Array;
+        if (this.ahead.length) value = this.ahead.shift()!;
+        else if (this.ended) break;
+        else {
+          const read = this.inFlight ?? this.reader.read();
+          this.inFlight = null;
+          const result = await read;
+          if (result.done) break;
+          value = result.value;
+          checkChunk(value);
+        }
+        if (value.length === 0) continue;
+        written += value.length;
+        if (length !== null && written > length) throw new ResponseBodyError(`the response body is longer than its Content-Length ${length}`);
+        yield value;
+      }
+      finished = true;
+      if (length !== null && written !== length) throw new ResponseBodyError(`the response body ended at ${written} of its Content-Length ${length} bytes`);
+    } catch (error) {
+      finished = true;
+      this.cancel(error);
+      throw wrap(error);
+    } finally {
+      // The consumer stopped early (the connection or stream went away).
+      if (!finished) this.cancel();
+    }
+  }
+
+  /** Nobody will write the rest. */
+  cancel(reason?: unknown): void {
+    void this.reader.cancel(reason).catch(() => undefined);
+  }
+}
+
+function checkChunk(value: unknown): asserts value is Uint8Array {
+  if (!(value instanceof Uint8Array)) {
+    const what = value === null ? 'null' : typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value;
+    throw new ResponseBodyError(`a response body stream must yield Uint8Array chunks, not ${what} (encode strings with TextEncoder)`);
+  }
+}
+
+function wrap(error: unknown): ResponseBodyError {
+  return error instanceof ResponseBodyError ? error : new ResponseBodyError('the response body stream failed', { cause: error });
 }

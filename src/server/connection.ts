@@ -8,7 +8,7 @@ import { statusForParseError, STATUS_REASONS } from '../http1/status.js';
 import { dateHeaderLine } from '../http1/writer.js';
 import type { ConnectionInfo, ResolvedServeOptions } from './options.js';
 import { RequestBody, type BodyFlow } from './request-body.js';
-import { IncomingRequest, asRequest, isValidHost } from './request.js';
+import { IncomingRequest, asRequest, isValidAbsoluteTarget, isValidHost } from './request.js';
 import { writeResponse, type WriteTarget } from './response-writer.js';
 import { internalError } from './internal-error.js';
 import type { ServerConnection, Transport } from './transport.js';
@@ -22,6 +22,8 @@ export interface ConnectionHost {
   readonly closing: boolean;
   /** The connection on `transport` is closed. */
   connectionClosed(transport: Transport): void;
+  /** An error after the response began (its body stream failed): no response can say it any more. */
+  reportError(error: unknown, request: Request | null): void;
 }
 
 /** The server never switches protocols (it answers Upgrade requests as plain HTTP/1.1, RFC 9110 §7.8). */
@@ -54,6 +56,8 @@ class Exchange implements BodyFlow {
   responseStarted = false;
   responseDone = false;
   keepAlive: boolean;
+  /** The handler's request (null for requests the server answers itself). */
+  request: Request | null = null;
   private abort: AbortController | null = null;
 
   constructor(
@@ -61,7 +65,8 @@ class Exchange implements BodyFlow {
     readonly head: RequestHead,
   ) {
     this.keepAlive = head.keepAlive;
-    const hasBody = head.bodyKind === 'chunked' || head.contentLength > 0;
+    // `Content-Length: 0` on a POST is an empty body, not none (as node:http and Deno.serve give it).
+    const hasBody = head.bodyKind === 'chunked' || head.contentLength > 0 || (head.contentLength === 0 && head.method !== 'GET' && head.method !== 'HEAD');
     this.body = hasBody ? new RequestBody(this, head.expectContinue) : null;
   }
 
@@ -142,6 +147,8 @@ export class Connection implements ServerConnection, MessageHandler<RequestHead>
     // The response is still sent if it comes, for clients that only half-closed.
     exchange.cancel(new Error('the client ended the connection before the response'));
     exchange.keepAlive = false;
+    // A closing server does not wait for a response whose client is gone.
+    if (this.host.closing) this.destroy();
   }
 
   onDrain(): void {
@@ -189,7 +196,8 @@ export class Connection implements ServerConnection, MessageHandler<RequestHead>
       body: exchange.body,
       signal: () => exchange.signal(),
     });
-    const response = this.host.respond(asRequest(request), this.info);
+    exchange.request = asRequest(request);
+    const response = this.host.respond(exchange.request, this.info);
     if (response instanceof Response) return this.sendResponse(exchange, response);
     response.then(
       (value) => this.sendResponse(exchange, value),
@@ -235,6 +243,8 @@ export class Connection implements ServerConnection, MessageHandler<RequestHead>
     if (this.closed) return;
     const exchange = this.exchange;
     if (!exchange) return this.end();
+    // A request whose client already left is not in flight: nobody waits for its answer.
+    if (this.ending && !exchange.responseDone) return this.destroy();
     if (!exchange.responseStarted) exchange.keepAlive = false;
   }
 
@@ -279,8 +289,15 @@ export class Connection implements ServerConnection, MessageHandler<RequestHead>
       host = head.headerValue(i);
     }
     if (host === undefined && head.versionMinor === 1) throw new HttpParseError('ERR_INVALID_HOST', 'an HTTP/1.1 request without Host');
-    if (host !== undefined && !isValidHost(host)) throw new HttpParseError('ERR_INVALID_HOST', 'an invalid Host');
-    return host || 'localhost';
+    // RFC 9110 §4.2.1: an http URI with an empty host is invalid, and so is a Host no URL parser takes.
+    if (host !== undefined && !isValidHost(host)) throw new HttpParseError('ERR_INVALID_HOST', `an invalid Host ${JSON.stringify(host)}`);
+    // RFC 9112 §3.2.2: an absolute-form target names the origin itself; it must be an http(s) URL.
+    const target = head.url;
+    // (CONNECT's authority-form is answered 501 later.)
+    if (target.charCodeAt(0) !== 47 /* / */ && target !== '*' && head.method !== 'CONNECT' && !isValidAbsoluteTarget(target)) {
+      throw new HttpParseError('ERR_INVALID_TARGET', 'an absolute-form target that is not an http(s) URL');
+    }
+    return host ?? 'localhost';
   }
 
   /** Runs parser work; a parse error is answered with its status and ends the connection. */
@@ -340,8 +357,14 @@ export class Connection implements ServerConnection, MessageHandler<RequestHead>
     }
     if (!pending) return this.responseDone(exchange);
     pending.then(
-      () => this.responseDone(exchange),
-      (error: unknown) => this.destroy(error),
+      () => {
+        exchange.keepAlive = options.keepAlive;
+        this.responseDone(exchange);
+      },
+      (error: unknown) => {
+        this.host.reportError(error, exchange.request);
+        this.destroy(error);
+      },
     );
   }
 

@@ -1,48 +1,162 @@
-// A `Response` for hot handlers. Node's Response (undici) wraps every body in a web stream and a
-// transferable object: about 20 µs per response on Node 20, more than the rest of the server's
-// work for a small request. LightResponse keeps a string or byte body and its init as given, and
-// the server writes them straight out. Anything else asked of it (headers, body, text(), clone(),
-// ...) makes the real Response first, so it behaves as one and passes `instanceof Response`.
-// Inputs it cannot keep as they are (streams, a Headers object, a statusText, bad values) go to
-// the real Response at once, which also throws the standard errors for them.
+// A `Response` for hot handlers, installed as the global one by `serve()` on Node (as
+// @hono/node-server does with its own). Node's Response (undici) wraps every body in a web stream
+// and a transferable object: about 20 µs per response on Node 20, more than the rest of the
+// server's work for a small request. This one keeps its body and fields as given and answers the
+// members apps use (status, headers, body, text(), clone(), ...) itself; the server writes the
+// body straight out. Anything else (formData(), an unusual init) goes to a real Response, made
+// once; from then on every member is the real one's. It passes `instanceof Response` both ways.
+//
+// Bodies kept as given: string, bytes (copied, as the Fetch standard does), Blob,
+// URLSearchParams, and an untouched `body` stream of another light response (so middleware that
+// re-wraps a response, `new Response(res.body, res)`, keeps it light and its length known).
 import { TOKEN } from '../http1/writer.js';
 import { delegateToNative } from './native-delegate.js';
 
-const NativeResponse: typeof Response = globalThis.Response;
+/** The runtime's own Response, even when this module loads after the global was replaced. */
+const NATIVE = Symbol.for('wirespeed.NativeResponse');
+const NativeResponse: typeof Response = (globalThis.Response as unknown as Record<symbol, typeof Response>)[NATIVE] ?? globalThis.Response;
+
+type LightBody = string | Uint8Array<ArrayBuffer> | Blob | null;
+type Fields = [string, string][];
 
 /** What the server writes for a light response. */
 export interface LightParts {
   readonly status: number;
-  readonly headers: [string, string][];
-  readonly body: string | Uint8Array<ArrayBuffer> | null;
+  /** Empty: the registered reason phrase. */
+  readonly statusText: string;
+  readonly headers: Iterable<[string, string]>;
+  readonly body: LightBody;
 }
 
 // Values the Headers class would reject or trim (NUL, CR, LF, above latin1, edge whitespace).
 const UNUSUAL_VALUE = /[\0\r\n]|[^\0-\xff]|^[\t ]|[\t ]$/;
+/** RFC 9110 §15.1 reason-phrase (what the Fetch standard accepts as statusText). */
+const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+const TEXT_PLAIN = 'text/plain;charset=UTF-8';
+const FORM_URLENCODED = 'application/x-www-form-urlencoded;charset=UTF-8';
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A body stream made by a light response: adoptable by another one while nobody has read it. */
+interface StreamSource {
+  body: LightBody;
+  /** A read was asked for (the stream is disturbed), or another response took the body. */
+  taken: boolean;
+}
+const streamSources = new WeakMap<ReadableStream, StreamSource>();
+
+function bodyStream(source: StreamSource): ReadableStream<Uint8Array> {
+  // highWaterMark 0: `pull` runs only when someone reads, so "pulled" means "disturbed".
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        source.taken = true;
+        const body = source.body;
+        if (body !== null) {
+          const bytes = typeof body === 'string' ? encoder.encode(body) : body instanceof Blob ? new Uint8Array(await body.arrayBuffer()) : body;
+          if (bytes.length) controller.enqueue(bytes);
+        }
+        controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  streamSources.set(stream, source);
+  return stream;
+}
 
 let partsOf: (response: Response) => LightParts | undefined;
 
-class Light {
-  #light: LightParts | undefined;
-  #response: Response | undefined;
+class LightResponseImpl {
+  #status = 200;
+  #statusText = '';
+  /** The fields as given, until `headers` is asked for; then `#headers` is the truth. */
+  #fields: Fields = [];
+  #headers: Headers | undefined;
+  #body: LightBody = null;
+  /** Made when `body` is asked for. */
+  #stream: StreamSource | undefined;
+  #streamObject: ReadableStream<Uint8Array> | null = null;
+  #used = false;
+  /** The real Response, once one was needed. */
+  #native: Response | undefined;
 
   static {
-    partsOf = (response) => (#light in response ? response.#light : undefined);
+    partsOf = (response) => {
+      if (!(#native in response)) return undefined;
+      const self = response as unknown as LightResponseImpl;
+      if (self.#native) return undefined;
+      if (self.bodyUsed) throw new TypeError('the response body was already read');
+      // The server takes the body now: a read of the body stream after this finds it taken.
+      if (self.#stream) self.#stream.taken = true;
+      return { status: self.#status, statusText: self.#statusText, headers: self.#headers ?? self.#fields, body: self.#body };
+    };
   }
 
   constructor(body?: BodyInit | null, init?: ResponseInit) {
-    this.#light = lightParts(body, init, 'text/plain;charset=UTF-8');
-    if (!this.#light) this.#response = new NativeResponse(body, init);
+    if (!this.#init(body, init)) this.#native = new NativeResponse(body, init);
+  }
+
+  /** Keeps `body` and `init` light; false when only a real Response can take them. */
+  #init(body: BodyInit | null | undefined, init: ResponseInit | undefined, textType = TEXT_PLAIN): boolean {
+    let contentType: string | null = null;
+    if (body === null || body === undefined) this.#body = null;
+    else if (typeof body === 'string') {
+      this.#body = body;
+      contentType = textType;
+    } else if (body instanceof Uint8Array) this.#body = new Uint8Array(body);
+    else if (body instanceof ArrayBuffer) this.#body = new Uint8Array(body.slice(0));
+    else if (ArrayBuffer.isView(body)) this.#body = new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer);
+    else if (body instanceof Blob) {
+      this.#body = body;
+      contentType = body.type || null;
+    } else if (body instanceof URLSearchParams) {
+      this.#body = body.toString();
+      contentType = FORM_URLENCODED;
+    } else if (body instanceof ReadableStream) {
+      // Only the untouched body stream of another light response: its bytes are known.
+      const source = streamSources.get(body);
+      if (!source || source.taken || body.locked) return false;
+      source.taken = true;
+      body.getReader(); // locked, as a Response that takes a stream leaves it
+      this.#body = source.body;
+    } else return false;
+
+    if (init !== undefined && init !== null) {
+      if (typeof init !== 'object') return false;
+      if (#status in init && !init.#native) {
+        // Another light response as the init (middleware re-wrapping one): its parts as they are.
+        this.#status = init.#status;
+        this.#statusText = init.#statusText;
+        this.#fields = init.#headers ? [...init.#headers] : init.#fields.map(([name, value]) => [name, value]);
+        return !(this.#body !== null && NULL_BODY_STATUS.has(this.#status));
+      }
+      const status = init.status;
+      if (status !== undefined) {
+        if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599) return false;
+        this.#status = status;
+      }
+      const statusText = init.statusText;
+      if (statusText !== undefined) {
+        if (typeof statusText !== 'string' || !REASON_PHRASE.test(statusText)) return false;
+        this.#statusText = statusText;
+      }
+      const fields = fieldsOf(init.headers);
+      if (!fields) return false;
+      this.#fields = fields;
+    }
+    if (this.#body !== null && NULL_BODY_STATUS.has(this.#status)) return false;
+    if (contentType !== null && !hasField(this.#fields, 'content-type')) this.#fields.push(['content-type', contentType]);
+    return true;
   }
 
   /** Like `Response.json()`, light when `data` serialises and the init is plain. */
   static json(data: unknown, init?: ResponseInit): Response {
     const text = JSON.stringify(data) as string | undefined;
-    const light = text === undefined ? undefined : lightParts(text, init, 'application/json');
-    if (!light) return NativeResponse.json(data, init);
-    const response = new Light();
-    response.#light = light;
+    if (text === undefined) return NativeResponse.json(data, init);
+    const response = new LightResponseImpl();
+    if (!response.#init(text, init, 'application/json')) return NativeResponse.json(data, init);
     return response as unknown as Response;
   }
 
@@ -54,14 +168,14 @@ class Light {
     return NativeResponse.redirect(url, status);
   }
 
-  // Native responses are instances too, so `instanceof` keeps working when an app installs this
-  // class as the global Response (what @hono/node-server does with its own).
+  // Native responses are instances too, so `instanceof Response` keeps working for responses
+  // made before the global was replaced, or by fetch().
   static [Symbol.hasInstance](value: unknown): boolean {
     return Function.prototype[Symbol.hasInstance].call(NativeResponse, value);
   }
 
   get status(): number {
-    return this.#light ? this.#light.status : this.toResponse().status;
+    return this.#native ? this.#native.status : this.#status;
   }
 
   get ok(): boolean {
@@ -70,76 +184,147 @@ class Light {
   }
 
   get statusText(): string {
-    return this.#light ? '' : this.toResponse().statusText;
+    return this.#native ? this.#native.statusText : this.#statusText;
   }
 
-  /** The real Response, made once; from then on the light parts are gone. */
+  get type(): ResponseType {
+    return this.#native ? this.#native.type : 'default';
+  }
+
+  get url(): string {
+    return this.#native ? this.#native.url : '';
+  }
+
+  get redirected(): boolean {
+    return this.#native ? this.#native.redirected : false;
+  }
+
+  get headers(): Headers {
+    if (this.#native) return this.#native.headers;
+    return (this.#headers ??= new Headers(this.#fields));
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.#native) return this.#native.body;
+    if (this.#body === null) return null;
+    if (!this.#stream) {
+      this.#stream = { body: this.#body, taken: this.#used };
+      this.#streamObject = bodyStream(this.#stream);
+    }
+    return this.#streamObject;
+  }
+
+  get bodyUsed(): boolean {
+    if (this.#native) return this.#native.bodyUsed;
+    return this.#used || (this.#stream?.taken ?? false);
+  }
+
+  text(): Promise<string> {
+    if (this.#native) return this.#native.text();
+    return this.#consume().then((body) => (typeof body === 'string' ? body : body instanceof Blob ? body.text() : decoder.decode(body)));
+  }
+
+  json(): Promise<unknown> {
+    if (this.#native) return this.#native.json();
+    return this.text().then((text) => JSON.parse(text) as unknown);
+  }
+
+  arrayBuffer(): Promise<ArrayBuffer> {
+    if (this.#native) return this.#native.arrayBuffer();
+    return this.bytes().then((bytes) => bytes.buffer);
+  }
+
+  bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    if (this.#native) return (this.#native as unknown as { bytes(): Promise<Uint8Array<ArrayBuffer>> }).bytes();
+    return this.#consume().then(async (body) =>
+      typeof body === 'string' ? encoder.encode(body) : body instanceof Blob ? new Uint8Array(await body.arrayBuffer()) : new Uint8Array(body),
+    );
+  }
+
+  blob(): Promise<Blob> {
+    if (this.#native) return this.#native.blob();
+    const type = this.headers.get('content-type') ?? '';
+    return this.#consume().then((body) => new Blob([body], { type }));
+  }
+
+  clone(): Response {
+    if (this.#native) return this.#native.clone();
+    if (this.bodyUsed) throw new TypeError('Response.clone: the body was already read');
+    const copy = new LightResponseImpl();
+    copy.#status = this.#status;
+    copy.#statusText = this.#statusText;
+    copy.#fields = this.#headers ? [...this.#headers] : this.#fields.map(([name, value]) => [name, value]);
+    copy.#body = this.#body; // strings, copied bytes and Blobs are never changed in place
+    return copy as unknown as Response;
+  }
+
+  /** The body, once: a second read rejects as the Fetch standard says. */
+  #consume(): Promise<string | Uint8Array<ArrayBuffer> | Blob> {
+    if (this.bodyUsed) return Promise.reject(new TypeError('the response body was already read'));
+    this.#used = true;
+    if (this.#stream) this.#stream.taken = true;
+    return Promise.resolve(this.#body ?? new Uint8Array(0));
+  }
+
+  /** The real Response, made once; from then on every member is its. */
   toResponse(): Response {
-    if (this.#response) return this.#response;
-    const light = this.#light!;
-    this.#light = undefined;
-    return (this.#response = new NativeResponse(light.body, { status: light.status, headers: light.headers }));
+    if (this.#native) return this.#native;
+    const body = this.#streamObject && !this.#stream!.taken ? this.#streamObject : this.#body;
+    this.#native = new NativeResponse(this.bodyUsed ? null : body, { status: this.#status, statusText: this.#statusText, headers: this.#headers ?? this.#fields });
+    return this.#native;
   }
 }
 
-delegateToNative(Light.prototype, NativeResponse.prototype, (self) => (self as Light).toResponse(), 'Response');
+Object.defineProperty(LightResponseImpl, 'name', { value: 'Response' });
+Object.defineProperty(LightResponseImpl, NATIVE, { value: NativeResponse });
+delegateToNative(LightResponseImpl.prototype, NativeResponse.prototype, (self) => (self as LightResponseImpl).toResponse(), 'Response');
 
-/** Use it as `Response` (or install it as the global one); it is typed as one. */
-export const LightResponse: typeof Response = Light as unknown as typeof Response;
+/** Use it as `Response` (serve() installs it as the global one on Node); it is typed as one. */
+export const LightResponse: typeof Response = LightResponseImpl as unknown as typeof Response;
 
-/** The parts of a light response nothing has looked into yet, for the server to write. */
+/** The runtime's own Response class. */
+export const RuntimeResponse: typeof Response = NativeResponse;
+
+/** The parts of a light response, for the server to write; undefined for any other Response. Throws if its body was read. */
 export function lightPartsOf(response: Response): LightParts | undefined {
   return partsOf(response);
 }
 
-function lightParts(body: BodyInit | null | undefined, init: ResponseInit | undefined, contentType: string): LightParts | undefined {
-  let bytes: string | Uint8Array<ArrayBuffer> | null;
-  if (body === null || body === undefined) bytes = null;
-  else if (typeof body === 'string') bytes = body;
-  // The Fetch standard copies a buffer body: later writes to it must not change the response.
-  else if (body instanceof Uint8Array) bytes = new Uint8Array(body);
-  else if (body instanceof ArrayBuffer) bytes = new Uint8Array(body.slice(0));
-  else return undefined;
-
-  let status = 200;
-  let headers: [string, string][] = [];
-  if (init !== undefined) {
-    if (init === null || typeof init !== 'object' || init.statusText !== undefined) return undefined;
-    if (init.status !== undefined) {
-      status = init.status;
-      if (!Number.isInteger(status) || status < 200 || status > 599) return undefined;
-    }
-    const lightHeaders = headerPairs(init.headers);
-    if (!lightHeaders) return undefined;
-    headers = lightHeaders;
-  }
-  if (bytes !== null && NULL_BODY_STATUS.has(status)) return undefined;
-  if (typeof bytes === 'string' && !headers.some(([name]) => name.length === 12 && name.toLowerCase() === 'content-type')) {
-    headers.push(['content-type', contentType]);
-  }
-  return { status, headers, body: bytes };
+/** Replaces the global Response with LightResponse (once; idempotent). */
+export function installLightResponse(): void {
+  if (globalThis.Response !== LightResponse) globalThis.Response = LightResponse;
 }
 
-/** Plain-object or array-of-pairs headers as pairs, or undefined for anything else. */
-function headerPairs(init: HeadersInit | undefined): [string, string][] | undefined {
-  const pairs: [string, string][] = [];
-  if (init === undefined) return pairs;
+function hasField(fields: Fields, lowerName: string): boolean {
+  for (const [name] of fields) if (name.length === lowerName.length && name.toLowerCase() === lowerName) return true;
+  return false;
+}
+
+/** Headers given as a Headers object, pairs or a plain record, checked as Headers would; undefined to let the real class decide. */
+function fieldsOf(init: HeadersInit | undefined): Fields | undefined {
+  const fields: Fields = [];
+  if (init === undefined || init === null) return fields;
+  if (init instanceof Headers) {
+    for (const pair of init) fields.push(pair);
+    return fields;
+  }
   if (Array.isArray(init)) {
     for (const pair of init) {
       if (!Array.isArray(pair) || pair.length !== 2 || !plainField(pair[0], pair[1])) return undefined;
-      pairs.push([pair[0], pair[1]]);
+      fields.push([pair[0], pair[1]]);
     }
-    return pairs;
+    return fields;
   }
+  if (typeof init !== 'object') return undefined;
   const proto = Object.getPrototypeOf(init) as unknown;
   if (proto !== Object.prototype && proto !== null) return undefined;
   const record = init as Record<string, unknown>;
   for (const name in record) {
     const value = record[name];
     if (!plainField(name, value)) return undefined;
-    pairs.push([name, value]);
+    fields.push([name, value]);
   }
-  return pairs;
+  return fields;
 }
 
 // Apps send the same few field names again and again: each is checked once.

@@ -4,13 +4,14 @@ import cluster from 'node:cluster';
 import net from 'node:net';
 import tls from 'node:tls';
 import { ServerBase, type Server, type ServeOptions } from './options.js';
+import { installLightResponse } from './light-response.js';
 import { ServerCore } from './server-core.js';
 import type { Transport, TransportEvents } from './transport.js';
 
 export type { ConnectionInfo, FetchHandler, RouteHandler, ServeOptions, Server } from './options.js';
 export type { Http2Options } from '../http2/options.js';
 export { requestTrailers, withTrailers } from './trailers.js';
-export { LightResponse } from './light-response.js';
+export { LightResponse, RuntimeResponse } from './light-response.js';
 
 export interface NodeServeOptions extends ServeOptions {
   /**
@@ -19,6 +20,14 @@ export interface NodeServeOptions extends ServeOptions {
    * worker runs your entry script again, so call `serve()` at its top level. Default 1: no cluster.
    */
   workers?: number;
+  /**
+   * Replace the global `Response` with wirespeed's LightResponse, a faithful Response (same
+   * members, `instanceof` both ways, `name` 'Response') that keeps its body as given, so the
+   * server writes it without Node's web streams: ~1 µs to make instead of ~20 µs on Node 20.
+   * The convention of @hono/node-server. Default true; `false` leaves the global alone
+   * (import LightResponse to use it by name).
+   */
+  overrideGlobalObjects?: boolean;
 }
 
 /** After our side ended, how long to keep reading (so unread input does not reset the response). */
@@ -201,6 +210,7 @@ class ClusterServer extends ServerBase {
 
 /** Serves `options.fetch` (and `options.routes`) over HTTP/1.1, and HTTP/2 with `http2: true`, on Node. */
 export function serve(options: NodeServeOptions): Server {
+  if (options.overrideGlobalObjects !== false) installLightResponse();
   const workers = options.workers ?? 1;
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a positive integer, got ${workers}`);
   if (workers > 1 && cluster.isPrimary) return new ClusterServer(options);

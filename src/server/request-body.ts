@@ -12,6 +12,7 @@ export interface BodyFlow {
   sendContinue(): void;
 }
 
+import { concatAll } from '../bytes.js';
 import type { HeaderList } from '../http1/head.js';
 
 const HIGH_WATER_MARK = 64 * 1024;
@@ -49,9 +50,9 @@ export class RequestBody {
     return this.ended;
   }
 
-  /** Whether the body was taken, as a stream or whole. */
+  /** Whether the body was taken: read whole, or its stream locked by a reader. Asking for the stream alone does not take it. */
   get used(): boolean {
-    return this.stream !== null || this.collector !== null;
+    return this.collector !== null || (this.stream?.locked ?? false);
   }
 
   /**
@@ -60,6 +61,8 @@ export class RequestBody {
    */
   collect(): Promise<Uint8Array> {
     if (this.used) return Promise.reject(new TypeError('the request body was already read'));
+    // The stream was asked for (`if (request.body)`) but not read: read it, as a Request would.
+    if (this.stream) return readAll(this.stream);
     return new Promise((resolve, reject) => {
       this.collector = { resolve, reject };
       if (this.failure) return reject(this.failure);
@@ -73,18 +76,8 @@ export class RequestBody {
   }
 
   private finishCollect(): void {
-    const parts = this.early;
+    const bytes = concatAll(this.early);
     this.early = [];
-    let bytes: Uint8Array;
-    if (parts.length === 1) bytes = parts[0];
-    else {
-      bytes = new Uint8Array(this.earlyBytes);
-      let at = 0;
-      for (const part of parts) {
-        bytes.set(part, at);
-        at += part.length;
-      }
-    }
     this.earlyBytes = 0;
     this.collector!.resolve(bytes);
   }
@@ -152,6 +145,9 @@ export class RequestBody {
   end(): void {
     if (this.ended) return;
     this.ended = true;
+    // Nothing more comes: a pause for this body must not outlive it (a closed stream is never
+    // pulled again, so nothing else would lift it, and the next request would wait unread).
+    this.flow.resume();
     this.trailerWaiter?.resolve(this.trailerList);
     if (this.discarding) return;
     if (this.collector) this.finishCollect();
@@ -162,6 +158,7 @@ export class RequestBody {
   fail(error: Error): void {
     if (this.ended || this.failure) return;
     this.failure = error;
+    this.flow.resume();
     this.trailerWaiter?.reject(error);
     if (this.discarding) return;
     if (this.collector) this.collector.reject(error);
@@ -177,3 +174,12 @@ export class RequestBody {
     this.flow.resume();
   }
 }
+
+/** Every byte of `stream`, joined. */
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const reader = stream.getReader();
+  const parts: Uint8Array[] = [];
+  for (let result = await reader.read(); !result.done; result = await reader.read()) parts.push(result.value);
+  return concatAll(parts);
+}
+

@@ -18,11 +18,64 @@ export interface RequestContext {
   signal(): AbortSignal;
 }
 
-/** A Host field or :authority: reg-name, IPv4, or a bracketed IPv6 literal, with a port (RFC 3986 §3.2.2). */
-const HOST = /^[\w.~%!$&'()*+,;=:[\]-]*$/;
+/**
+ * A Host field or :authority (RFC 9110 §4.2.1, §7.2; RFC 3986 §3.2.2): a non-empty reg-name,
+ * IPv4 or bracketed IPv6 literal, then an optional port up to 65535.
+ */
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::(\d{0,5}))?$/;
+/** The last host that passed (a connection sends the same one again and again). */
+let lastValidHost: string | null = null;
 
+/** Whether `host` is a valid authority that a URL parser accepts too (so `new URL(request.url)` never throws). */
 export function isValidHost(host: string): boolean {
-  return HOST.test(host);
+  if (host === lastValidHost) return true;
+  const match = HOST.exec(host);
+  if (!match || (match[1] && Number(match[1]) > 65_535)) return false;
+  try {
+    new URL(`http://${host}/`);
+  } catch {
+    return false;
+  }
+  lastValidHost = host;
+  return true;
+}
+
+/** An absolute-form target (RFC 9112 §3.2.2) the server takes: an http(s) URL a URL parser accepts. */
+export function isValidAbsoluteTarget(target: string): boolean {
+  if (!/^https?:\/\//i.test(target)) return false;
+  try {
+    new URL(target);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Origins as a URL parser writes them (host lowercased, default port dropped), for the last few seen. */
+const origins = new Map<string, string>();
+const ORIGINS_KEPT = 64;
+
+function originOf(scheme: string, host: string): string {
+  const raw = `${scheme}://${host}`;
+  let origin = origins.get(raw);
+  if (origin === undefined) {
+    origin = new URL(raw).origin;
+    if (origins.size >= ORIGINS_KEPT) origins.clear();
+    origins.set(raw, origin);
+  }
+  return origin;
+}
+
+/** An origin-form target that URL parsing leaves as it is: no dot segments, nothing it would percent-encode. */
+const PLAIN_TARGET = /^\/[A-Za-z0-9\-._~!$&()*+,;=:@/%?]*$/;
+const DOT_SEGMENT = /\/\.|%2e/i;
+
+/** The request URL as `new Request(url).url` would give it: dot segments removed, host normalised. */
+function requestUrl(scheme: string, host: string, target: string): string {
+  // Absolute-form already names the origin (validated by the connection); asterisk-form has no path.
+  if (target.charCodeAt(0) !== 47 /* / */) return target === '*' ? `${originOf(scheme, host)}/*` : new URL(target).href;
+  const url = originOf(scheme, host) + target;
+  return PLAIN_TARGET.test(target) && !DOT_SEGMENT.test(target) ? url : new URL(url).href;
 }
 
 /** What a request is made of: the parsed HTTP/1.1 head, or HTTP/2 pseudo-headers and fields. */
@@ -60,11 +113,7 @@ export class IncomingRequest {
   }
 
   get url(): string {
-    if (this.#url !== undefined) return this.#url;
-    const target = this.#head.url;
-    // Absolute-form (RFC 9112 §3.2.2) already names the origin; asterisk-form has no path.
-    if (target.charCodeAt(0) !== 47 /* / */ && target !== '*') return (this.#url = target);
-    return (this.#url = `${this.#context.scheme}://${this.#context.host}${target === '*' ? '/*' : target}`);
+    return (this.#url ??= requestUrl(this.#context.scheme, this.#context.host, this.#head.url));
   }
 
   get headers(): Headers {

@@ -1,8 +1,8 @@
 // Writes a web `Response` as HTTP/1.1 bytes. String and byte bodies go out with the head in one
 // write and no promise; streams are copied chunk by chunk, waiting for the socket to drain.
 import { CHUNK_END, LAST_CHUNK, chunkHeader, lastChunk, writeResponseHead, type ResponseHeadInit } from '../http1/writer.js';
-import { bodyChunks, ResponseBodyError } from './body-chunks.js';
-import { responseParts, type ResponseParts } from './response-source.js';
+import { ResponseBody, ResponseBodyError } from './body-chunks.js';
+import { declaredLength, responseParts, type ResponseParts } from './response-source.js';
 import { hasTrailers, trailersOf } from './trailers.js';
 import type { Transport } from './transport.js';
 
@@ -38,9 +38,9 @@ function headInit(parts: ResponseParts, body: ResponseHeadInit['body'], keepAliv
 }
 
 /**
- * Writes `response`. Returns undefined when it is all written, or a promise for a stream body.
- * Throws (or rejects) HttpWriteError for a head that would break framing, ResponseBodyError for a
- * broken stream (after the head is out).
+ * Writes `response`. Returns undefined when it is all written, or a promise for a stream body
+ * (`options.keepAlive` is final once it settles). Throws (or rejects) HttpWriteError for a head
+ * that would break framing, ResponseBodyError for a broken stream (after the head is out).
  */
 export function writeResponse(target: WriteTarget, response: Response, options: WriteOptions): Promise<void> | undefined {
   const parts = responseParts(response);
@@ -52,9 +52,12 @@ export function writeResponse(target: WriteTarget, response: Response, options: 
     return undefined;
   }
   switch (source.kind) {
-    case 'none':
-      transport.write(writeResponseHead(headInit(parts, 0, options.keepAlive)));
+    case 'none': {
+      // HEAD: the length GET would have, when the handler says it (RFC 9110 §9.3.2).
+      const length = options.headRequest ? (declaredLength(parts.headers) ?? 0) : 0;
+      transport.write(writeResponseHead(headInit(parts, length, options.keepAlive)));
       return undefined;
+    }
     case 'text': {
       const text = source.text;
       if (!NON_ASCII.test(text)) {
@@ -68,17 +71,8 @@ export function writeResponse(target: WriteTarget, response: Response, options: 
     case 'bytes':
       writeBytes(transport, parts, source.bytes, options);
       return undefined;
-    case 'stream': {
-      // HEAD gets the framing GET would get (RFC 9110 §9.3.2): a head with neither length nor
-      // chunking leaves a client that does not track the method waiting for the close.
-      const framing = source.length >= 0 ? source.length : options.chunkedAllowed ? 'chunked' : 'close';
-      if (framing === 'close') options.keepAlive = false;
-      transport.write(writeResponseHead(headInit(parts, framing, options.keepAlive)));
-      // Trailers need chunked framing: they ride the last chunk (RFC 9112 §7.1.2).
-      if (!options.headRequest) return pipeBody(target, source.stream, framing, framing === 'chunked' && hasTrailers(response) ? response : null);
-      void source.stream.cancel().catch(() => undefined);
-      return undefined;
-    }
+    case 'stream':
+      return writeStream(target, response, parts, source.stream, source.length, options);
   }
 }
 
@@ -89,9 +83,36 @@ function writeBytes(transport: Transport, parts: ResponseParts, bytes: Uint8Arra
   transport.uncork();
 }
 
-async function pipeBody(target: WriteTarget, stream: ReadableStream<Uint8Array>, framing: number | 'chunked' | 'close', withTrailers: Response | null): Promise<void> {
+async function writeStream(target: WriteTarget, response: Response, parts: ResponseParts, stream: ReadableStream<Uint8Array>, known: number, options: WriteOptions): Promise<void> {
   const transport = target.transport;
-  for await (const chunk of bodyChunks(stream, typeof framing === 'number' ? framing : null)) {
+  const body = new ResponseBody(stream);
+  const declared = known >= 0 ? known : declaredLength(parts.headers);
+  let length = declared;
+  // No length given: what the stream has ready now may be all of it, and then its length is known
+  // (for HEAD too: its head says what GET's would). Trailers need chunked framing (RFC 9112 §7.1.2).
+  const withTrailers = hasTrailers(response) ? response : null;
+  if (length === null && !withTrailers && (await body.readAhead())) length = body.aheadBytes;
+  if (target.closed) return body.cancel();
+  // HEAD gets the framing GET would get (RFC 9110 §9.3.2): a head with neither length nor
+  // chunking leaves a client that does not track the method waiting for the close.
+  const framing = length !== null ? length : options.chunkedAllowed ? 'chunked' : 'close';
+  if (framing === 'close') options.keepAlive = false;
+  const head = writeResponseHead(headInit(parts, framing, options.keepAlive));
+  if (options.headRequest) {
+    transport.write(head);
+    return body.cancel();
+  }
+  // All of it was ready: one write, as for a string body.
+  const whole = typeof framing === 'number' ? body.takeWhole(framing) : null;
+  if (whole) {
+    transport.cork();
+    transport.write(head);
+    for (const chunk of whole) transport.write(chunk);
+    transport.uncork();
+    return;
+  }
+  transport.write(head);
+  for await (const chunk of body.chunks(typeof framing === 'number' ? framing : null)) {
     if (target.closed) return;
     let ready: boolean;
     if (framing === 'chunked') {

@@ -166,6 +166,17 @@ export class ServerCore implements ConnectionHost {
     }
   }
 
+  reportError(error: unknown, request: Request | null): void {
+    const onError = this.serve.onError;
+    if (!onError || !request) return void console.error(error);
+    try {
+      // The response it returns cannot be sent: the head is already out.
+      void Promise.resolve(onError(error, request)).catch((second: unknown) => console.error(second));
+    } catch (second) {
+      console.error(second);
+    }
+  }
+
   private checkDeadlines(): void {
     const now = Date.now();
     for (const connection of this.connections.values()) connection.checkDeadline(now);

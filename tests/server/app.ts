@@ -103,6 +103,10 @@ async function handle(request: Request, info: { remoteAddress: string }): Promis
     case '/slow':
       await sleep(Number(q.get('ms') ?? 200));
       return text(`slept ${q.get('ms') ?? 200}`);
+    case '/ignore-abort':
+      // A slow handler that does not watch its signal.
+      await sleep(Number(q.get('ms') ?? 3000));
+      return text('late');
     case '/wait-abort':
       return new Promise((resolve) => {
         request.signal.addEventListener('abort', () => {
@@ -125,6 +129,32 @@ async function handle(request: Request, info: { remoteAddress: string }): Promis
       return text(String(typeof process === 'object' ? process.pid : 0));
     case '/stats':
       return Response.json(stats);
+    case '/head-length':
+      // A HEAD answered by hand: the length GET would have, and no body (RFC 9110 §9.3.2).
+      return new Response(null, { headers: { 'content-length': '17' } });
+    case '/padded-length':
+      return new Response('hello world', { headers: { 'content-length': '00011' } });
+    case '/body-check':
+      // hono's bodyLimit() checks `c.req.raw.body` first, then reads it.
+      return text(request.body ? `body: ${await request.text()}` : 'no body');
+    case '/body-kind':
+      return text(request.body === null ? 'null' : `stream of ${(await request.arrayBuffer()).byteLength}`);
+    case '/string-stream':
+      // A mistake apps make: a string where bytes belong. The response is cut and onError told why.
+      return new Response(new ReadableStream({ start: (c) => (c.enqueue('not bytes' as unknown as Uint8Array), c.close()) }));
+    case '/rewrapped': {
+      // What hono does after header-setting middleware: the length stays known.
+      const first = new Response(new TextEncoder().encode('wrapped body'), { headers: { 'x-first': '1' } });
+      const second = new Response(first.body, first);
+      second.headers.set('x-second', '2');
+      return second;
+    }
+    case '/cloned-bytes': {
+      // etag() reads a clone; the original must still carry its bytes.
+      const original = new Response(new TextEncoder().encode('hello bytes'));
+      await original.clone().arrayBuffer();
+      return original;
+    }
   }
   if (url.pathname.startsWith('/hono/')) return hono.fetch(request);
   return text('not found', 404);

@@ -27,6 +27,10 @@ const inputs: [string, ...Init][] = [
   ['a value to trim', 'trim', { headers: { 'x-pad': ' padded ' } }],
   ['a stream', new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('streamed')), c.close()) })],
   ['a Blob', new Blob(['blob'])],
+  ['a typed Blob', new Blob(['{}'], { type: 'application/json' })],
+  ['URLSearchParams', new URLSearchParams({ a: '1', b: 'x y' })],
+  ['a DataView', new DataView(new Uint8Array([0, 104, 105, 0]).buffer, 1, 2)],
+  ['a Response as the init', 'rewrapped', new Response(null, { status: 203, statusText: 'Mine', headers: { 'x-r': '1' } })],
 ];
 
 describe('LightResponse', () => {
@@ -36,16 +40,78 @@ describe('LightResponse', () => {
     expect(await observe(new LightResponse(body, init))).toEqual(await observe(new Response(again, init)));
   });
 
-  it('keeps plain string, byte and empty bodies light, and nothing else', () => {
+  it('keeps string, byte, Blob, form and empty bodies light with any plain init, and nothing else', () => {
     expect(lightPartsOf(new LightResponse('x', { status: 202, headers: { a: 'b' } }))).toEqual({
       status: 202,
+      statusText: '',
       headers: [['a', 'b'], ['content-type', 'text/plain;charset=UTF-8']],
       body: 'x',
     });
     expect(lightPartsOf(new LightResponse())?.body).toBeNull();
-    expect(lightPartsOf(new LightResponse(new Blob(['x'])))).toBeUndefined();
-    expect(lightPartsOf(new LightResponse('x', { headers: new Headers() }))).toBeUndefined();
+    const blob = new Blob(['x'], { type: 'text/x' });
+    expect(lightPartsOf(new LightResponse(blob))).toMatchObject({ body: blob, headers: [['content-type', 'text/x']] });
+    expect(lightPartsOf(new LightResponse('x', { headers: new Headers({ 'x-h': '1' }), statusText: 'Fine' }))).toMatchObject({ statusText: 'Fine', headers: [['x-h', '1'], ['content-type', 'text/plain;charset=UTF-8']] });
+    expect(lightPartsOf(new LightResponse(new URLSearchParams('a=1')))?.body).toBe('a=1');
+    // What only a real Response can take: a foreign stream, FormData.
+    expect(lightPartsOf(new LightResponse(new ReadableStream()))).toBeUndefined();
+    expect(lightPartsOf(new LightResponse(new FormData()))).toBeUndefined();
     expect(lightPartsOf(new Response('x'))).toBeUndefined();
+  });
+
+  it('is named Response and has its statics', async () => {
+    expect(LightResponse.name).toBe('Response');
+    expect(LightResponse.error().type).toBe('error');
+    const redirect = LightResponse.redirect('http://localhost/to', 307);
+    expect([redirect.status, redirect.headers.get('location')]).toEqual([307, 'http://localhost/to']);
+  });
+
+  it('gives a body stream without consuming the body; reading the stream does', async () => {
+    const light = new LightResponse('streamed');
+    expect(light.body).toBeInstanceOf(ReadableStream);
+    expect(light.body).toBe(light.body);
+    expect(light.bodyUsed).toBe(false);
+    expect(await light.text()).toBe('streamed');
+    expect(light.bodyUsed).toBe(true);
+    await expect(light.text()).rejects.toThrow(TypeError);
+
+    const read = new LightResponse('read');
+    expect(await new Response(read.body).text()).toBe('read');
+    expect(read.bodyUsed).toBe(true);
+    expect(() => lightPartsOf(read)).toThrow(TypeError);
+  });
+
+  it('stays light when middleware re-wraps it (new Response(res.body, res)), with its status and fields', async () => {
+    const first = new LightResponse('wrapped', { status: 201, statusText: 'Made', headers: { 'x-a': '1' } });
+    const second = new LightResponse(first.body, first);
+    second.headers.set('x-b', '2');
+    const parts = lightPartsOf(second)!;
+    expect(parts.body).toBe('wrapped');
+    expect([parts.status, parts.statusText]).toEqual([201, 'Made']);
+    expect([...parts.headers]).toEqual([['content-type', 'text/plain;charset=UTF-8'], ['x-a', '1'], ['x-b', '2']]);
+    // The first one's body went to the second, as with a real Response.
+    expect(first.bodyUsed).toBe(true);
+    expect(first.body!.locked).toBe(true);
+    // A body stream someone started reading cannot be taken over: a real Response gets it.
+    const third = new LightResponse('partly');
+    const reader = third.body!.getReader();
+    reader.releaseLock();
+    await third.body!.getReader().read();
+    expect(third.bodyUsed).toBe(true);
+  });
+
+  it('clones with its own headers, and refuses to clone a read body', async () => {
+    const light = new LightResponse('x', { headers: { 'x-a': '1' } });
+    const copy = light.clone();
+    copy.headers.set('x-a', '2');
+    expect([light.headers.get('x-a'), copy.headers.get('x-a')]).toEqual(['1', '2']);
+    expect([await light.text(), await copy.text()]).toEqual(['x', 'x']);
+    expect(() => light.clone()).toThrow(TypeError);
+  });
+
+  it('hands formData() and other rare members to a real Response', async () => {
+    const light = new LightResponse(new URLSearchParams('a=1&b=2'));
+    expect([...(await light.formData())]).toEqual([['a', '1'], ['b', '2']]);
+    expect(lightPartsOf(light)).toBeUndefined();
   });
 
   it('passes instanceof both ways and names itself Response', () => {
@@ -63,13 +129,13 @@ describe('LightResponse', () => {
     expect([...new Uint8Array(await light.arrayBuffer())]).toEqual([1, 2]);
   });
 
-  it('becomes the real Response once its headers are asked for, and keeps changes', async () => {
+  it('keeps changes made to its headers, and writes them', async () => {
     const light = new LightResponse('x');
     light.headers.set('x-later', 'yes');
-    expect(lightPartsOf(light)).toBeUndefined();
+    expect([...lightPartsOf(light)!.headers]).toContainEqual(['x-later', 'yes']);
     expect(light.headers.get('x-later')).toBe('yes');
     const copy = light.clone();
-    expect([await light.text(), await copy.text(), light.bodyUsed]).toEqual(['x', 'x', true]);
+    expect([await light.text(), await copy.text(), light.bodyUsed, copy.headers.get('x-later')]).toEqual(['x', 'x', true, 'yes']);
   });
 
   it('throws the standard errors for what Response refuses', () => {
@@ -78,6 +144,9 @@ describe('LightResponse', () => {
     expect(() => new LightResponse('x', { status: 204 })).toThrow(TypeError);
     expect(() => new LightResponse('x', { headers: { 'bad name': 'v' } })).toThrow(TypeError);
     expect(() => new LightResponse('x', { headers: { a: 'line\r\nbreak' } })).toThrow(TypeError);
+    expect(() => new LightResponse('x', { statusText: 'bad\r\n' })).toThrow(TypeError);
+    // What Response converts (WebIDL), it converts the same way.
+    expect(new LightResponse(null, { status: 200.5 }).status).toBe(new Response(null, { status: 200.5 }).status);
     expect(() => LightResponse.json(undefined)).toThrow(TypeError);
   });
 

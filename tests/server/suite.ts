@@ -20,6 +20,8 @@ export interface TestServerOptions {
   keepAliveTimeout?: number;
   gracefulTimeout?: number;
   http2?: boolean | Http2Options;
+  /** Node: keep the runtime's own Response as the global (default: LightResponse is installed). */
+  overrideGlobalObjects?: boolean;
 }
 
 export interface Launched {
@@ -182,6 +184,15 @@ export function serverSuite(name: string, launch: Launcher): void {
       expect(close.closed).toBe(true);
     });
 
+    it('answers the next request on a connection whose last body ended while reading was paused for it', async () => {
+      // 70,000 bytes, read by nobody for 100 ms: the body stream fills past its high-water mark and
+      // the socket pauses; the body then ends. The pause must end with it.
+      const first = `POST /hold-body?ms=100 HTTP/1.1\r\nHost: a\r\nContent-Length: 70000\r\n\r\n${'x'.repeat(70_000)}`;
+      const { text } = await raw(server.port, [first, get(server.port, '/hello')], { gap: 400, responses: 2, wait: 1500 });
+      expect(statuses(text)).toEqual([200, 200]);
+      expect(text).toMatch(/Hello World!$/);
+    });
+
     it('answers HEAD with the GET headers and no body', async () => {
       const { text } = await raw(server.port, [get(server.port, '/hello').replace('GET', 'HEAD') + get(server.port, '/path')], { responses: 2 });
       const [headHead, rest] = text.split('\r\n\r\n');
@@ -294,6 +305,69 @@ export function serverSuite(name: string, launch: Launcher): void {
     });
   });
 
+  describe(`${name}: what real apps do`, () => {
+    const server = useServer(launch);
+
+    it('answers HEAD with the Content-Length the handler gave, and no body (RFC 9110 §9.3.2)', async () => {
+      const { text } = await raw(server.port, [get(server.port, '/head-length').replace('GET', 'HEAD') + get(server.port, '/hello')], { responses: 2 });
+      expect(text.split('\r\n\r\n')[0]).toMatch(/content-length: 17\r\n/i);
+      expect(statuses(text)).toEqual([200, 200]);
+      expect(text).toMatch(/Hello World!$/);
+    });
+
+    it("keeps a handler's Content-Length as written when it is the true length", async () => {
+      const { text } = await raw(server.port, [get(server.port, '/padded-length', 'Connection: close\r\n')]);
+      expect(text).toMatch(/content-length: 00011\r\n/i);
+      expect(text.match(/content-length/gi)).toHaveLength(1);
+      expect(text.endsWith('hello world')).toBe(true);
+    });
+
+    it('lets a handler check request.body and then read it', async () => {
+      const res = await fetch(`${server.url}/body-check`, { method: 'POST', body: 'hello' });
+      expect([res.status, await res.text()]).toEqual([200, 'body: hello']);
+    });
+
+    it('gives a POST with Content-Length: 0 an empty body stream, and a GET none', async () => {
+      const post = await raw(server.port, ['POST /body-kind HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n'], { responses: 1 });
+      expect(post.text).toMatch(/stream of 0$/);
+      expect(await (await fetch(`${server.url}/body-kind`)).text()).toBe('null');
+    });
+
+    it('keeps the length of a response re-wrapped by middleware (new Response(res.body, res))', async () => {
+      const res = await fetch(`${server.url}/rewrapped`);
+      expect(res.headers.get('content-length')).toBe('12');
+      expect([res.headers.get('x-first'), res.headers.get('x-second'), await res.text()]).toEqual(['1', '2', 'wrapped body']);
+    });
+
+    it('sends a byte body whose clone was read', async () => {
+      const res = await fetch(`${server.url}/cloned-bytes`);
+      expect([res.headers.get('content-length'), await res.text()]).toEqual(['11', 'hello bytes']);
+    });
+
+    it('cuts a response stream that yields a string, and tells onError why', async () => {
+      const { closed } = await raw(server.port, [get(server.port, '/string-stream')], { wait: 2000 });
+      expect(closed).toBe(true);
+      const { errors } = await stats(server.url);
+      expect(errors.some((e) => /must yield Uint8Array chunks, not string/.test(e))).toBe(true);
+    });
+
+    it('removes dot segments from the URL the handler sees, as URL parsing does', async () => {
+      for (const [target, url] of [
+        ['/a/b/../../info?x=1', 'http://localhost/info?x=1'],
+        ['/a/%2e%2E/info', 'http://localhost/info'],
+        ['/info?q=\'a\'', 'http://localhost/info?q=%27a%27'],
+      ]) {
+        const { text } = await raw(server.port, [get(server.port, target)], { responses: 1 });
+        const seen = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).url as string;
+        expect(seen).toBe(url);
+        expect(new URL(seen).href).toBe(seen);
+      }
+      // The host as a URL parser writes it: lowercase, no default port.
+      const { text } = await raw(server.port, [`GET /info HTTP/1.1\r\nHost: EXAMPLE.com:${server.url.startsWith('https') ? 443 : 80}\r\n\r\n`], { responses: 1 });
+      expect(text).toMatch(/"url":"https?:\/\/example\.com\/info"/);
+    });
+  });
+
   describe(`${name}: bad input`, () => {
     const server = useServer(launch, { maxHeadBytes: 2048, maxTargetBytes: 256, maxBodyBytes: 1000 });
     const cases: [string, string, number][] = [
@@ -301,6 +375,12 @@ export function serverSuite(name: string, launch: Launcher): void {
       ['a bad header', 'GET / HTTP/1.1\r\nHost: a\r\nBad Header: x\r\n\r\n', 400],
       ['no Host on HTTP/1.1', 'GET / HTTP/1.1\r\n\r\n', 400],
       ['two Host fields', 'GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n', 400],
+      ['an empty Host', 'GET / HTTP/1.1\r\nHost: \r\n\r\n', 400],
+      ['a Host with a second colon', 'GET / HTTP/1.1\r\nHost: a:b\r\n\r\n', 400],
+      ['a Host port over 65535', 'GET / HTTP/1.1\r\nHost: a:99999\r\n\r\n', 400],
+      ['a bad IPv6 Host', 'GET / HTTP/1.1\r\nHost: [zz]\r\n\r\n', 400],
+      ['an absolute-form target no URL parser takes', 'GET http:?/x HTTP/1.1\r\nHost: a\r\n\r\n', 400],
+      ['an absolute-form target of another scheme', 'GET ftp://a/x HTTP/1.1\r\nHost: a\r\n\r\n', 400],
       ['Content-Length and Transfer-Encoding', 'POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n', 400],
       ['a body over the limit (Content-Length)', 'POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 1001\r\n\r\n', 413],
       ['a chunked body over the limit', `POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3e9\r\n${'x'.repeat(1001)}\r\n0\r\n\r\n`, 413],
@@ -433,6 +513,18 @@ export function serverSuite(name: string, launch: Launcher): void {
       expect(busyResult.text).toMatch(/slept 600$/);
       await closed;
       await expect(fetch(`${server.url}/hello`)).rejects.toThrow();
+    });
+
+    it('does not wait for a handler whose client has left', async () => {
+      const server = await launch({ gracefulTimeout: 5000 });
+      const socket = net.connect(server.port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.end(get(server.port, '/ignore-abort?ms=3000'));
+      await new Promise((r) => setTimeout(r, 200));
+      const started = Date.now();
+      await server.close();
+      expect(Date.now() - started).toBeLessThan(1000);
+      socket.destroy();
     });
 
     it('cuts what is still running when the grace period ends', async () => {

@@ -1,0 +1,24 @@
+// The same hono app on Deno: `wirespeed` (wirespeed/deno) or `deno` (Deno.serve), by argv[0].
+// Prints its URL; exits when stdin closes.
+import { serve } from '../../src/server/deno.js';
+import { createApp } from './app.mjs';
+
+declare const Deno: {
+  args: string[];
+  stdin: { readable: ReadableStream<Uint8Array> };
+  serve(options: { port: number; hostname: string; onListen(addr: { port: number }): void }, handler: (request: Request) => Response | Promise<Response>): unknown;
+  exit(code: number): never;
+};
+
+const app = createApp();
+if (Deno.args[0] === 'deno') {
+  Deno.serve({ port: 0, hostname: '127.0.0.1', onListen: ({ port }) => console.log(`http://127.0.0.1:${port}`) }, app.fetch);
+} else {
+  const server = serve({ fetch: app.fetch });
+  await server.ready;
+  console.log(server.url);
+}
+// Runs until the test closes stdin.
+const stdin = Deno.stdin.readable.getReader();
+while (!(await stdin.read()).done);
+Deno.exit(0);

@@ -1,0 +1,188 @@
+// A real hono app switched to wirespeed must answer as it did before: the same app (app.mjs) on
+// wirespeed/node against @hono/node-server, and on wirespeed/deno against Deno.serve, request by
+// request (status, the fields that matter, body). Where wirespeed answers differently on purpose,
+// the difference is named below with its reason.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
+import { gunzipSync } from 'node:zlib';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getConnInfo } from '../../src/hono/index.js';
+import { serve } from '../../src/server/node.js';
+import { createApp } from './app.mjs';
+
+interface Case {
+  name: string;
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | FormData;
+  /** The handler's body is not a string (bytes, a stream): the Fetch standard gives it no type. */
+  untyped?: true;
+}
+
+const form = () => {
+  const data = new FormData();
+  data.set('name', 'report');
+  data.set('file', new File(['a,b\n1,2\n'], 'data.csv', { type: 'text/csv' }));
+  return data;
+};
+
+const cases: Case[] = [
+  { name: 'text', path: '/' },
+  { name: 'JSON', path: '/json' },
+  { name: 'a route param and a query', path: '/users/42?q=x%20y' },
+  { name: 'a JSON body', method: 'POST', path: '/users', headers: { 'content-type': 'application/json' }, body: '{"name":"ada"}' },
+  { name: 'HTML', path: '/html' },
+  { name: 'a redirect', path: '/redirect' },
+  { name: 'a status set by the handler', path: '/status/418' },
+  { name: 'a thrown error (app.onError)', path: '/throw' },
+  { name: 'no route (app.notFound)', path: '/nope' },
+  { name: 'cookies set', path: '/cookie/set' },
+  { name: 'cookies read', path: '/cookie/get', headers: { cookie: 'session=abc; theme=dark' } },
+  { name: 'cors + secureHeaders + etag on JSON', path: '/api/items/7', headers: { origin: 'http://example.com' } },
+  { name: 'a CORS preflight', method: 'OPTIONS', path: '/api/items/7', headers: { origin: 'http://example.com', 'access-control-request-method': 'GET' } },
+  { name: 'etag on a byte body', path: '/api/bytes', untyped: true },
+  { name: 'etag on text', path: '/api/text' },
+  { name: 'etag answered 304', path: '/api/text', headers: { 'if-none-match': '"fd0c3ef8e8dc8bc1bfc1ad7706de4a22a2e6bd8b"' } },
+  { name: 'compress (gzip)', path: '/big', headers: { 'accept-encoding': 'gzip' } },
+  { name: 'compress not asked for', path: '/big' },
+  { name: 'bodyLimit under the limit', method: 'POST', path: '/limited', body: 'small' },
+  { name: 'bodyLimit over the limit', method: 'POST', path: '/limited', body: 'x'.repeat(100) },
+  { name: 'a body checked, then read', method: 'POST', path: '/body-check', body: 'hello' },
+  { name: 'POST with Content-Length: 0', method: 'POST', path: '/body-check', body: '' },
+  { name: 'a multipart upload', method: 'POST', path: '/upload', body: form() },
+  { name: 'HEAD with the length GET would have', method: 'HEAD', path: '/head-length' },
+  { name: 'HEAD of a GET route', method: 'HEAD', path: '/json' },
+  { name: 'SSE', path: '/sse' },
+  { name: 'a stream of strings', path: '/stream', untyped: true },
+  { name: 'the URL a handler sees', path: '/url?a=1' },
+];
+
+/** Fields that differ between any two servers and say nothing about the app. */
+const IGNORED = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+async function ask(base: string, c: Case): Promise<Answer> {
+  let headers = c.headers;
+  let body: string | Uint8Array | undefined = c.body as string | undefined;
+  if (c.body instanceof FormData) {
+    // Encoded once here, so both servers get the same bytes (and the same boundary).
+    const encoded = new Response(c.body);
+    headers = { ...headers, 'content-type': encoded.headers.get('content-type')! };
+    body = new Uint8Array(await encoded.arrayBuffer());
+  }
+  const res = await request(`${base}${c.path}`, { method: (c.method ?? 'GET') as 'GET', headers, body });
+  const bytes = Buffer.from(await res.body.arrayBuffer());
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (!IGNORED.has(name)) fields[name] = Array.isArray(value) ? value.join('\n') : String(value);
+  }
+  const text = (res.headers['content-encoding'] === 'gzip' ? gunzipSync(bytes) : bytes).toString('latin1');
+  return { status: res.statusCode, headers: fields, body: text.replaceAll(base, 'ORIGIN'), bytes: bytes.length };
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** Bytes on the wire (before decompression). */
+  bytes: number;
+}
+
+/** @hono/node-server's Response class differs from the Fetch standard, which undici, Deno and wirespeed follow. */
+const NODE_SERVER_TEXT_TYPE = 'text/plain; charset=UTF-8';
+
+/**
+ * The peer's answer as wirespeed should give it. wirespeed knows the length of some bodies the
+ * peer streams chunked (a body that is ready at once). Against @hono/node-server, two of its
+ * Response class's habits are not copied: a space in `text/plain; charset=UTF-8` (the standard,
+ * undici and Deno write `text/plain;charset=UTF-8`), and that type given to byte and stream bodies
+ * (the standard gives them none; Deno.serve sends none).
+ */
+function expected(c: Case, peer: Answer, ours: Answer, peerName: string): Answer {
+  const headers = { ...peer.headers };
+  if (!('content-length' in headers) && 'content-length' in ours.headers && ours.bytes === Number(ours.headers['content-length'])) {
+    headers['content-length'] = ours.headers['content-length'];
+  }
+  // (hono itself writes `text/plain; charset=UTF-8` when it sets the type: that one must match.)
+  if (peerName === 'node-server' && headers['content-type'] === NODE_SERVER_TEXT_TYPE) {
+    if (c.untyped && !('content-type' in ours.headers)) delete headers['content-type'];
+    else if (ours.headers['content-type'] === 'text/plain;charset=UTF-8') headers['content-type'] = 'text/plain;charset=UTF-8';
+  }
+  return { ...peer, headers, bytes: ours.bytes === peer.bytes || 'content-encoding' in headers ? ours.bytes : peer.bytes };
+}
+
+const deno = createRequire(import.meta.url).resolve('deno/bin.cjs');
+
+function launch(command: string, args: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(command, args, { env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code} before listening`)));
+    lines.once('line', (url) => resolve({ url, child }));
+  });
+}
+
+function compareSuite(name: string, peerName: string, start: () => Promise<{ ours: string; peer: string; stop(): Promise<void> | void }>) {
+  describe(name, () => {
+    const urls = { ours: '', peer: '' };
+    let stop: () => Promise<void> | void = () => undefined;
+    beforeAll(async () => {
+      const started = await start();
+      Object.assign(urls, started);
+      stop = started.stop;
+    });
+    afterAll(() => stop());
+
+    for (const c of cases) {
+      it(`answers ${c.name} as the peer does`, async () => {
+        const [ours, peer] = await Promise.all([ask(urls.ours, c), ask(urls.peer, c)]);
+        expect(ours).toEqual(expected(c, peer, ours, peerName));
+      });
+    }
+  });
+}
+
+compareSuite('hono app: wirespeed/node against @hono/node-server', 'node-server', async () => {
+  const app = createApp();
+  const server = serve({ fetch: app.fetch });
+  await server.ready;
+  const peer = await launch(process.execPath, [new URL('./node-server.mjs', import.meta.url).pathname]);
+  return {
+    ours: server.url,
+    peer: peer.url,
+    async stop() {
+      peer.child.stdin!.end();
+      await server.close();
+    },
+  };
+});
+
+compareSuite('hono app: wirespeed/deno against Deno.serve', 'deno', async () => {
+  const script = new URL('./deno-server.ts', import.meta.url).pathname;
+  const args = (which: string) => [deno, 'run', '--quiet', '--allow-net', '--allow-read', '--allow-env', '--no-lock', '--sloppy-imports', script, which];
+  const [ours, peer] = await Promise.all([launch(process.execPath, args('wirespeed')), launch(process.execPath, args('deno'))]);
+  return {
+    ours: ours.url,
+    peer: peer.url,
+    stop() {
+      ours.child.stdin!.end();
+      peer.child.stdin!.end();
+    },
+  };
+});
+
+describe('wirespeed/hono', () => {
+  it('getConnInfo gives the client address and port from c.env', async () => {
+    const app = createApp();
+    app.get('/conninfo', (c) => c.json(getConnInfo(c)));
+    const server = serve({ fetch: app.fetch });
+    await server.ready;
+    const info = (await (await fetch(`${server.url}/conninfo`)).json()) as { remote: { address: string; port: number; addressType: string } };
+    await server.close();
+    expect(info.remote.address).toBe('127.0.0.1');
+    expect(info.remote.addressType).toBe('IPv4');
+    expect(info.remote.port).toBeGreaterThan(0);
+  });
+});
