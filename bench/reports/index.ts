@@ -69,9 +69,9 @@ const H2_SEQUENTIAL = 'h2 hello, 1 connection x 1 stream (sequential)';
 const H2_CONCURRENT = 'h2 hello, 10 connections x 10 streams';
 const PROTOCOL_COLUMNS: [label: string, suite: string, impl: string][] = [
   ['node:http (HTTP/1.1)', 'server', 'node-http'],
-  ['wirespeed (HTTP/1.1)', 'server', 'wirespeed-node-light'],
+  ['wirespeed (HTTP/1.1)', 'server', 'wirespeed-node'],
   ['node:http2 (HTTP/2)', 'http2', 'node-http2'],
-  ['wirespeed (HTTP/2)', 'http2', 'wirespeed-node-light-h2'],
+  ['wirespeed (HTTP/2)', 'http2', 'wirespeed-node-h2'],
 ];
 const escape = (text: string) => text.replace(/[()]/g, '\\$&');
 

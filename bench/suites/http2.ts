@@ -27,11 +27,11 @@ interface Impl {
 
 function implementations(): Impl[] {
   const node = (name: string, baseline = false): Impl => ({ name, baseline, command: (port) => [process.execPath, nodeServers, name, String(port)] });
-  const impls = [node('node-http2', true), node('wirespeed-node-h2'), node('wirespeed-node-light-h2')];
+  const impls = [node('node-http2', true), node('wirespeed-node-h2'), node('wirespeed-node-runtime-h2')];
   const deno = denoBinary();
   if (deno) {
     const denoImpl = (name: string): Impl => ({ name, command: (port) => [deno, 'run', '--quiet', '-A', '--no-lock', denoServers, name, String(port)] });
-    impls.push(denoImpl('deno-serve'), denoImpl('wirespeed-deno-h2'), denoImpl('wirespeed-deno-light-h2'));
+    impls.push(denoImpl('deno-serve'), denoImpl('wirespeed-deno-h2'), denoImpl('wirespeed-deno-runtime-h2'));
   }
   return impls;
 }

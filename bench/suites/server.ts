@@ -1,7 +1,9 @@
 // Suite `server`: whole HTTP/1.1 servers under wrk, one at a time, each in its own process pinned
 // apart from the client. Peers: node:http (baseline), a raw `net` server answering fixed bytes (the
-// socket layer's ceiling), hono's node-server, fastify, Deno.serve, Bun.serve; wirespeed on Node and
-// on Deno, each with the runtime's Response and with LightResponse.
+// socket layer's ceiling), hono's node-server, fastify, Deno.serve, Bun.serve; wirespeed on Node
+// (defaults, and with Node's own Response) and on Deno (Deno's Response, and LightResponse).
+// The `hono` groups run one hono app (hono-app.ts) on wirespeed and on the servers hono users run
+// it on today: @hono/node-server (the baseline) and Deno.serve.
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
@@ -44,16 +46,32 @@ interface Impl {
   helloOnly?: boolean;
 }
 
-function implementations(): Impl[] {
-  const node = (name: string, extra: Partial<Impl> = {}): Impl => ({ name, command: (port) => [process.execPath, nodeServers, name, String(port)], ...extra });
-  const impls = [node('wirespeed-node'), node('wirespeed-node-light'), node('node-http', { baseline: true }), node('raw-net', { helloOnly: true }), node('hono-node'), node('fastify')];
+const nodeImpl = (name: string, extra: Partial<Impl> = {}): Impl => ({ name, command: (port) => [process.execPath, nodeServers, name, String(port)], ...extra });
+
+function denoImpl(name: string): Impl | null {
   const deno = denoBinary();
-  if (deno) {
-    const denoImpl = (name: string): Impl => ({ name, command: (port) => [deno, 'run', '--quiet', '-A', '--no-lock', denoServers, name, String(port)] });
-    impls.push(denoImpl('wirespeed-deno'), denoImpl('wirespeed-deno-light'), denoImpl('deno-serve'));
+  return deno ? { name, command: (port) => [deno, 'run', '--quiet', '-A', '--no-lock', denoServers, name, String(port)] } : null;
+}
+
+/** The servers of the plain fetch handler (app.ts). */
+function implementations(): Impl[] {
+  const impls = [nodeImpl('wirespeed-node'), nodeImpl('wirespeed-node-runtime'), nodeImpl('node-http', { baseline: true }), nodeImpl('raw-net', { helloOnly: true }), nodeImpl('hono-node'), nodeImpl('fastify')];
+  for (const name of ['wirespeed-deno', 'wirespeed-deno-runtime', 'deno-serve']) {
+    const impl = denoImpl(name);
+    if (impl) impls.push(impl);
   }
   const bun = bunBinary();
   if (bun) impls.push({ name: 'bun-serve', command: (port) => [bun, bunServers, 'bun-serve', String(port)] });
+  return impls;
+}
+
+/** The servers of the hono app (hono-app.ts): wirespeed against what hono users run today. */
+function honoImplementations(): Impl[] {
+  const impls = [nodeImpl('wirespeed-node-hono'), nodeImpl('hono-node-hono', { baseline: true })];
+  for (const name of ['wirespeed-deno-hono', 'deno-serve-hono']) {
+    const impl = denoImpl(name);
+    if (impl) impls.push(impl);
+  }
   return impls;
 }
 
@@ -67,6 +85,12 @@ const GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'>; hello?: bool
   { group: 'hello pipelined x16', spec: { path: '/hello', connections: CONNECTIONS, pipeline: 16 }, hello: true },
   // One client, one request at a time: the latency of a request, not the server's throughput.
   { group: 'hello, 1 connection (sequential)', spec: { path: '/hello', connections: 1, pipeline: 1 }, hello: true },
+];
+
+const HONO_GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'> }[] = [
+  { group: 'hono: hello (c.text)', spec: { path: '/hello', connections: CONNECTIONS, pipeline: 1 } },
+  { group: 'hono: JSON (c.json)', spec: { path: '/json', connections: CONNECTIONS, pipeline: 1 } },
+  { group: 'hono: cors + etag + secureHeaders, route param', spec: { path: '/mw/items/42', connections: CONNECTIONS, pipeline: 1 } },
 ];
 
 const median = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
@@ -124,19 +148,12 @@ export const serverSuite: Suite = {
       return [];
     }
     const cases: BenchCase[] = [];
+    const add = (group: string, impl: Impl, spec: Omit<LoadSpec, 'durationSec'>) =>
+      cases.push({ suite: 'server', group, impl: impl.name, baseline: impl.baseline, setup: () => () => undefined, load: (runs) => measure(client, impl, spec, runs) });
     for (const { group, spec, hello } of GROUPS) {
-      for (const impl of implementations()) {
-        if (impl.helloOnly && !hello) continue;
-        cases.push({
-          suite: 'server',
-          group,
-          impl: impl.name,
-          baseline: impl.baseline,
-          setup: () => () => undefined,
-          load: (runs) => measure(client, impl, spec, runs),
-        });
-      }
+      for (const impl of implementations()) if (!impl.helloOnly || hello) add(group, impl, spec);
     }
+    for (const { group, spec } of HONO_GROUPS) for (const impl of honoImplementations()) add(group, impl, spec);
     return cases;
   },
 };

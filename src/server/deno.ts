@@ -2,13 +2,14 @@
 // read and write through promises, so this adapter keeps a write queue (with a high-water mark,
 // like a Node socket) and a read loop that stops while the core asks for a pause.
 import { ServerBase, type Server, type ServeOptions } from './options.js';
+import { installLightResponse } from './light-response.js';
 import { ServerCore } from './server-core.js';
 import type { Transport, TransportEvents } from './transport.js';
 
 export type { ConnectionInfo, FetchHandler, RouteHandler, ServeOptions, Server } from './options.js';
 export type { Http2Options } from '../http2/options.js';
 export { requestTrailers, withTrailers } from './trailers.js';
-export { LightResponse } from './light-response.js';
+export { LightResponse, RuntimeResponse } from './light-response.js';
 
 // The slice of the Deno namespace this adapter uses (the project compiles with Node's types).
 interface DenoAddr {
@@ -238,5 +239,6 @@ class DenoServer extends ServerBase {
 
 /** Serves `options.fetch` (and `options.routes`) over HTTP/1.1, and HTTP/2 with `http2: true`, on Deno. */
 export function serve(options: ServeOptions): Server {
+  if (options.overrideGlobalObjects !== false) installLightResponse();
   return new DenoServer(options);
 }

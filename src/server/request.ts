@@ -55,7 +55,13 @@ export function isValidAbsoluteTarget(target: string): boolean {
 const origins = new Map<string, string>();
 const ORIGINS_KEPT = 64;
 
+let lastScheme = '';
+let lastHost: string | null = null;
+let lastOrigin = '';
+
 function originOf(scheme: string, host: string): string {
+  // Requests of a connection (and of most servers) name the same origin again and again.
+  if (host === lastHost && scheme === lastScheme) return lastOrigin;
   const raw = `${scheme}://${host}`;
   let origin = origins.get(raw);
   if (origin === undefined) {
@@ -63,7 +69,9 @@ function originOf(scheme: string, host: string): string {
     if (origins.size >= ORIGINS_KEPT) origins.clear();
     origins.set(raw, origin);
   }
-  return origin;
+  lastScheme = scheme;
+  lastHost = host;
+  return (lastOrigin = origin);
 }
 
 /** An origin-form target that URL parsing leaves as it is: no dot segments, nothing it would percent-encode. */

@@ -44,7 +44,7 @@ describe('wirespeed bench', () => {
       return (JSON.parse(readFileSync(out, 'utf8')) as ResultFile).cases;
     };
     const cases = [...run('hello text / wirespeed-'), ...run('hello text / bun-serve')];
-    expect(cases.map((c) => c.impl).sort()).toEqual(['bun-serve', 'wirespeed-deno', 'wirespeed-deno-light', 'wirespeed-node', 'wirespeed-node-light']);
+    expect(cases.map((c) => c.impl).sort()).toEqual(['bun-serve', 'wirespeed-deno', 'wirespeed-deno-runtime', 'wirespeed-node', 'wirespeed-node-runtime']);
     for (const c of cases) {
       const m = c.metrics!;
       expect(m.requestsPerSec).toBeGreaterThan(1000);
@@ -93,7 +93,7 @@ describe('wirespeed bench', () => {
     const result = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as ResultFile;
     // Only the report's cases ran: 2 groups x 2 servers per protocol.
     expect(result.cases.map((c) => `${c.suite}/${c.impl}`).sort()).toEqual(
-      ['http2/node-http2', 'http2/node-http2', 'http2/wirespeed-node-light-h2', 'http2/wirespeed-node-light-h2', 'server/node-http', 'server/node-http', 'server/wirespeed-node-light', 'server/wirespeed-node-light'],
+      ['http2/node-http2', 'http2/node-http2', 'http2/wirespeed-node-h2', 'http2/wirespeed-node-h2', 'server/node-http', 'server/node-http', 'server/wirespeed-node', 'server/wirespeed-node'],
     );
     for (const c of result.cases) {
       expect(c.metrics!.errors).toBe(0);
@@ -101,7 +101,7 @@ describe('wirespeed bench', () => {
     }
     const row = markdown.split('\n').find((line) => line.startsWith('| concurrent: req/s |'))!;
     const cells = row.split('|').slice(2, -1).map((s) => s.trim());
-    const h2 = result.cases.find((c) => c.impl === 'wirespeed-node-light-h2' && c.group.startsWith('h2 hello, 10 connections'))!;
+    const h2 = result.cases.find((c) => c.impl === 'wirespeed-node-h2' && c.group.startsWith('h2 hello, 10 connections'))!;
     expect(cells[3]).toBe(`${(h2.metrics!.requestsPerSec / 1000).toFixed(1)}k`);
     expect(markdown).not.toContain('—');
   });

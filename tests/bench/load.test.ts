@@ -10,7 +10,7 @@ let server: ServerProcess;
 
 beforeAll(async () => {
   PORT = await freePort();
-  server = await ServerProcess.start({ command: [process.execPath, join(servers), 'wirespeed-node-light', String(PORT)], port: PORT });
+  server = await ServerProcess.start({ command: [process.execPath, join(servers), 'wirespeed-node', String(PORT)], port: PORT });
 });
 afterAll(async () => server?.stop());
 

@@ -553,6 +553,16 @@ export function serverSuite(name: string, launch: Launcher): void {
       expect(text).toMatch(/GET \/path\?tls$/);
     });
 
+    it('closes a client that ends its side during the TLS handshake at once', async () => {
+      for (const start of ['', '\x16\x03\x01\x00\x05']) {
+        const started = Date.now();
+        const socket = net.connect(server.port, '127.0.0.1', () => socket.end(start, 'latin1'));
+        socket.resume();
+        await new Promise((resolve) => socket.once('close', resolve));
+        expect(Date.now() - started).toBeLessThan(1000);
+      }
+    });
+
     it('serves curl over TLS', async () => {
       const out = await curl(['--cacert', new URL('./fixtures/cert.pem', import.meta.url).pathname, '--resolve', `localhost:${server.port}:127.0.0.1`, `https://localhost:${server.port}/hello`]);
       expect(out.stdout).toBe('Hello World!');

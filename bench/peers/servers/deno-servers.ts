@@ -11,27 +11,34 @@ const port = Number(portText);
 const hostname = '127.0.0.1';
 
 switch (name) {
-  case 'wirespeed-deno': {
+  case 'wirespeed-deno':
+  case 'wirespeed-deno-runtime': {
+    // Defaults (LightResponse as the global), or -runtime: Deno's own Response.
     const { serve } = await import('../../../src/server/deno.js');
-    await serve({ port, hostname, fetch: fetchAppSync }).ready;
-    break;
-  }
-  case 'wirespeed-deno-light': {
-    const { serve, LightResponse } = await import('../../../src/server/deno.js');
-    globalThis.Response = LightResponse;
-    await serve({ port, hostname, fetch: fetchAppSync }).ready;
+    await serve({ port, hostname, fetch: fetchAppSync, overrideGlobalObjects: name === 'wirespeed-deno' }).ready;
     break;
   }
   case 'wirespeed-deno-h2':
-  case 'wirespeed-deno-light-h2': {
-    const { serve, LightResponse } = await import('../../../src/server/deno.js');
-    if (name === 'wirespeed-deno-light-h2') globalThis.Response = LightResponse;
-    await serve({ port, hostname, http2: true, fetch: fetchAppSync }).ready;
+  case 'wirespeed-deno-runtime-h2': {
+    const { serve } = await import('../../../src/server/deno.js');
+    await serve({ port, hostname, http2: true, fetch: fetchAppSync, overrideGlobalObjects: name === 'wirespeed-deno-h2' }).ready;
     break;
   }
   case 'deno-serve':
     await new Promise<void>((resolve) => Deno.serve({ port, hostname, onListen: resolve }, fetchAppSync));
     break;
+  case 'wirespeed-deno-hono': {
+    const { serve } = await import('../../../src/server/deno.js');
+    const { honoApp } = await import('./hono-app.js');
+    await serve({ port, hostname, fetch: honoApp().fetch }).ready;
+    break;
+  }
+  case 'deno-serve-hono': {
+    const { honoApp } = await import('./hono-app.js');
+    const app = honoApp();
+    await new Promise<void>((resolve) => Deno.serve({ port, hostname, onListen: resolve }, app.fetch));
+    break;
+  }
   default:
     throw new Error(`unknown server "${name}"`);
 }

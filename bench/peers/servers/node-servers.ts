@@ -30,16 +30,34 @@ function nodeBody(path: string | undefined): [string, string] | null {
 async function start(): Promise<void> {
   switch (name) {
     case 'wirespeed-node': {
+      // Defaults: LightResponse is installed as the global Response.
       const { serve } = await import('../../../src/server/node.js');
       await serve({ port, hostname: host, fetch: fetchAppSync }).ready;
       return;
     }
+    case 'wirespeed-node-runtime': {
+      // Node's own Response (undici), read through its public API.
+      const { serve } = await import('../../../src/server/node.js');
+      await serve({ port, hostname: host, fetch: fetchAppSync, overrideGlobalObjects: false }).ready;
+      return;
+    }
+    case 'wirespeed-node-hono': {
+      const { serve } = await import('../../../src/server/node.js');
+      const { honoApp } = await import('./hono-app.js');
+      await serve({ port, hostname: host, fetch: honoApp().fetch }).ready;
+      return;
+    }
+    case 'hono-node-hono': {
+      const { serve } = await import('@hono/node-server');
+      const { honoApp } = await import('./hono-app.js');
+      await new Promise<void>((resolve) => serve({ fetch: honoApp().fetch, port, hostname: host }, () => resolve()));
+      return;
+    }
     case 'wirespeed-node-h2':
-    case 'wirespeed-node-light-h2': {
-      // HTTP/2 (h2c with prior knowledge) and HTTP/1.1 on one port.
-      const { serve, LightResponse } = await import('../../../src/server/node.js');
-      if (name === 'wirespeed-node-light-h2') globalThis.Response = LightResponse;
-      await serve({ port, hostname: host, http2: true, fetch: fetchAppSync }).ready;
+    case 'wirespeed-node-runtime-h2': {
+      // HTTP/2 (h2c with prior knowledge) and HTTP/1.1 on one port; -runtime: Node's own Response.
+      const { serve } = await import('../../../src/server/node.js');
+      await serve({ port, hostname: host, http2: true, fetch: fetchAppSync, overrideGlobalObjects: name === 'wirespeed-node-h2' }).ready;
       return;
     }
     case 'node-http2': {
@@ -64,13 +82,6 @@ async function start(): Promise<void> {
         stream.end(body[1]);
       });
       await new Promise<void>((resolve) => server.listen(port, host, resolve));
-      return;
-    }
-    case 'wirespeed-node-light': {
-      // The same app with LightResponse installed as the global Response (as hono-node does with its own).
-      const { serve, LightResponse } = await import('../../../src/server/node.js');
-      globalThis.Response = LightResponse;
-      await serve({ port, hostname: host, fetch: fetchAppSync }).ready;
       return;
     }
     case 'node-http': {
