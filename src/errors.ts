@@ -3,8 +3,63 @@ export class CodedError<Code extends string> extends Error {
   constructor(
     readonly code: Code,
     message: string = code,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+
+  /** `Name [CODE]: message`, so a log line says both what and which. */
+  override toString(): string {
+    return this.message === this.code ? `${this.name} [${this.code}]` : `${this.name} [${this.code}]: ${this.message}`;
+  }
+}
+
+/** An argument of the wrong type: `code` ERR_INVALID_ARG_TYPE, the message says what was expected. */
+export class InvalidArgumentError extends TypeError {
+  readonly code = 'ERR_INVALID_ARG_TYPE';
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidArgumentError';
+  }
+}
+
+/** What `value` is, for an error message: `a string`, `an ArrayBuffer`, `null`. */
+export function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'object') {
+    const name = (value as object).constructor?.name ?? 'Object';
+    return /^[AEIOU]/.test(name) ? `an ${name}` : `a ${name}`;
+  }
+  return typeof value === 'string' ? 'a string' : typeof value === 'number' ? `the number ${value}` : `a ${typeof value}`;
+}
+
+/** Throws InvalidArgumentError unless `value` is a Uint8Array (a Node Buffer is one). */
+export function expectBytes(value: unknown, what: string): asserts value is Uint8Array {
+  if (!(value instanceof Uint8Array)) throw new InvalidArgumentError(`${what} must be a Uint8Array, got ${typeName(value)}`);
+}
+
+/** An option of the wrong type, or with a name no option has. `option` names it. */
+export class InvalidOptionError extends TypeError {
+  readonly code = 'ERR_INVALID_OPTION';
+  constructor(
+    readonly option: string,
+    message: string,
   ) {
     super(message);
-    this.name = new.target.name;
+    this.name = 'InvalidOptionError';
+  }
+}
+
+/** An option whose value is outside its range. `option` names it. */
+export class OptionRangeError extends RangeError {
+  readonly code = 'ERR_OPTION_OUT_OF_RANGE';
+  constructor(
+    readonly option: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OptionRangeError';
   }
 }

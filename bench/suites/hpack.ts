@@ -77,6 +77,21 @@ export const hpackSuite: Suite = {
         true,
       );
     }
+
+    // A connection's codecs made and freed while many other connections keep theirs (10,000
+    // HTTP/2 connections hold 20,000): the cost must not grow with the number alive.
+    for (const alive of [0, 20_000]) {
+      add(`codec pair new + free, ${alive} others alive`, 'wirespeed', () => {
+        const others = Array.from({ length: alive / 2 }, () => [new HpackDecoder(), new HpackEncoder()]);
+        return () => {
+          const decoder = new HpackDecoder();
+          const encoder = new HpackEncoder();
+          decoder.free();
+          encoder.free();
+          return others.length;
+        };
+      });
+    }
     return cases;
   },
 };

@@ -36,7 +36,10 @@ export abstract class WasmCodec {
 
   /** The live handle; throws when freed, failed, or lost to a trap. */
   protected live(): number {
-    if (this.failure) throw this.failure;
+    if (this.failure) {
+      // Its table is out of step with the peer's: nothing it decodes can be trusted again.
+      throw new HpackError('ERR_HPACK_DECODER_FAILED', `this codec failed earlier (${this.failure.code}) and cannot be used again`, { cause: this.failure });
+    }
     if (this.handle === 0) throw new HpackError('ERR_HPACK_FREED', 'this codec was freed');
     if (this.core.generation !== this.generation) {
       this.failure = new HpackError('ERR_WASM_TRAP', 'the wasm instance was replaced after a trap; the table state is gone');

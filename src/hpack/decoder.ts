@@ -1,3 +1,4 @@
+import { expectBytes } from '../errors.js';
 import type { HeaderList } from '../http1/head.js';
 import { latin1Range } from '../http1/latin1.js';
 import { Hpack } from '../wasm/abi.js';
@@ -60,6 +61,7 @@ export class HpackDecoder extends WasmCodec {
   }
 
   private run(block: Uint8Array): number {
+    expectBytes(block, 'decode(block)');
     const handle = this.live();
     const core = this.core;
     core.load(block);

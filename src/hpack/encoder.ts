@@ -1,3 +1,4 @@
+import { typeName } from '../errors.js';
 import type { HeaderList } from '../http1/head.js';
 import { Hpack } from '../wasm/abi.js';
 import { WasmCodec } from './codec.js';
@@ -11,6 +12,15 @@ export interface HpackEncoderOptions {
 }
 
 const HUFFMAN_MODES = { auto: 0, always: 1, never: 2 } as const;
+/** A field name HTTP/2 allows: a lowercase token, or a pseudo-header (RFC 9113 §8.2.1, §8.3). */
+const FIELD_NAME = /^:?[!#$%&'*+\-.^_`|~0-9a-z]+$/;
+/** What a field value must not hold (RFC 9113 §8.2.1). */
+const BAD_VALUE = /[\0\r\n]/;
+
+function describeField(field: unknown): string {
+  if (!Array.isArray(field)) return typeName(field);
+  return `[${field.map((part: unknown) => (typeof part === 'string' ? JSON.stringify(part) : typeName(part))).join(', ')}]`;
+}
 const utf8 = new TextEncoder();
 
 /**
@@ -36,9 +46,23 @@ export class HpackEncoder extends WasmCodec {
     const core = this.core;
     const neverIndex = options?.neverIndex;
     // Every name and value, back to back, written with one native call: for ASCII text UTF-8 is
-    // latin1. Non-ASCII text takes the exact path below.
+    // latin1. Non-ASCII text takes the exact path below. Each field is checked first: nothing is
+    // encoded (and the table is not touched) when one cannot be.
     let all = '';
-    for (const [name, value] of headers) all += name + value;
+    for (let i = 0; i < headers.length; i++) {
+      const field = headers[i];
+      if (!Array.isArray(field) || typeof field[0] !== 'string' || typeof field[1] !== 'string') {
+        throw new HpackError('ERR_HPACK_INVALID_FIELD', `field ${i} must be a [name, value] pair of strings, got ${describeField(field)}`);
+      }
+      const [name, value] = field;
+      // RFC 9113 §8.2.1: lowercase names (pseudo-headers start with ':'), no CR, LF or NUL in values.
+      if (!FIELD_NAME.test(name)) throw new HpackError('ERR_HPACK_INVALID_FIELD', `invalid field name ${JSON.stringify(name)}: HTTP/2 names are lowercase tokens (RFC 9113 §8.2.1)`);
+      const bad = BAD_VALUE.exec(value);
+      if (bad) {
+        throw new HpackError('ERR_HPACK_INVALID_FIELD', `invalid byte 0x${bad[0].charCodeAt(0).toString(16).padStart(2, '0')} in the value of ${JSON.stringify(name)} at offset ${bad.index} (RFC 9113 §8.2.1)`);
+      }
+      all += name + value;
+    }
     if (all.length > core.input.length) core.reserve(all.length);
     const { written } = utf8.encodeInto(all, core.input);
     if (written !== all.length) this.writeLatin1(all);

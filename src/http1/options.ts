@@ -1,3 +1,4 @@
+import { OptionRangeError } from '../errors.js';
 import { MAX_HEADERS_LIMIT, OPT_ALLOW_BARE_LF, OPT_ALLOW_OBS_FOLD } from '../wasm/abi.js';
 
 /** Parser limits and lenient switches. Every limit has a safe default (Node's where it has one). */
@@ -38,7 +39,7 @@ export interface ResolvedOptions {
 function limit(name: string, value: number | undefined, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 0 || value > max) {
-    throw new RangeError(`${name} must be an integer in 0..${max}, got ${value}`);
+    throw new OptionRangeError(name, `${name} must be an integer in 0..${max}, got ${String(value)}`);
   }
   return value;
 }

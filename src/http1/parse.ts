@@ -1,5 +1,6 @@
 // The complete-message API: one whole message in, one parsed message out.
 import { concatAll } from '../bytes.js';
+import { expectBytes } from '../errors.js';
 import { HttpParseError } from './errors.js';
 import type { HeaderList, MessageHead, RequestHead, ResponseHead } from './head.js';
 import type { ParserOptions } from './options.js';
@@ -115,6 +116,7 @@ class ResponseView extends MessageView<ResponseHead> implements ParsedResponse {
 
 /** Parses the first request in `bytes`; throws HttpParseError (ERR_INCOMPLETE when cut short). */
 export function parseRequest(bytes: Uint8Array, options?: ParserOptions): ParsedRequest {
+  expectBytes(bytes, 'parseRequest(bytes)');
   const collector = new Collector<RequestHead>();
   const parser = new RequestParser(collector, options);
   const head = collector.run(parser, bytes, false);
@@ -129,6 +131,7 @@ export function parseResponse(
   bytes: Uint8Array,
   options?: ParserOptions & { requestMethod?: string },
 ): ParsedResponse {
+  expectBytes(bytes, 'parseResponse(bytes)');
   const collector = new Collector<ResponseHead>();
   const parser = new ResponseParser(collector, options);
   const head = collector.run(parser, bytes, true);

@@ -1,4 +1,5 @@
 import { concat, concatAll } from '../bytes.js';
+import { expectBytes, InvalidArgumentError, typeName } from '../errors.js';
 import {
   Chunked,
   OPT_REQUEST_CONNECT,
@@ -74,6 +75,12 @@ export abstract class MessageParser<H extends MessageHead> {
     protected readonly handler: MessageHandler<H>,
     options?: ParserOptions,
   ) {
+    if (handler === null || typeof handler !== 'object' || typeof handler.onHead !== 'function') {
+      throw new InvalidArgumentError(`a parser needs a handler with an onHead function, got ${typeName(handler)}`);
+    }
+    for (const name of ['onBody', 'onTrailers', 'onComplete'] as const) {
+      if (handler[name] !== undefined && typeof handler[name] !== 'function') throw new InvalidArgumentError(`handler.${name} must be a function, got ${typeName(handler[name])}`);
+    }
     this.options = resolveOptions(options);
     if (wantsAsciiHint) this.options.flags |= OPT_REPORT_ASCII;
   }
@@ -87,6 +94,7 @@ export abstract class MessageParser<H extends MessageHead> {
   /** Parses `chunk`; throws HttpParseError (and stays failed) on a malformed message. */
   execute(chunk: Uint8Array): void {
     if (this.failure) throw this.failure;
+    expectBytes(chunk, 'execute(chunk)');
     if (this.state === UPGRADED) {
       if (chunk.length) this.upgradeData.push(chunk);
       return;

@@ -1,5 +1,6 @@
 // The limits of an HTTP/2 connection. nghttp2 (Node's http2) is the reference where it has a
 // default; the flood limits follow the token buckets nghttp2 added for CVE-2023-44487.
+import { OptionRangeError } from '../errors.js';
 
 export interface Http2Options {
   /** SETTINGS_MAX_CONCURRENT_STREAMS: more open streams are refused (REFUSED_STREAM). Default 100. */
@@ -38,7 +39,7 @@ const MAX_WINDOW = 0x7fff_ffff;
 
 function integer(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`http2.${name} must be an integer in [${min}, ${max}], got ${value}`);
+  if (!Number.isInteger(value) || value < min || value > max) throw new OptionRangeError(`http2.${name}`, `http2.${name} must be an integer in [${min}, ${max}], got ${String(value)}`);
   return value;
 }
 

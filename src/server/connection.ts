@@ -139,9 +139,12 @@ export class Connection implements ServerConnection, MessageHandler<RequestHead>
 
   onEnd(): void {
     if (this.closed) return;
+    const exchange = this.exchange;
+    // A body cut short by the client's end is the client's bad framing: 400, as node:http answers,
+    // not a server error (the handler's read rejects with the same ERR_INCOMPLETE).
+    if (exchange && !exchange.requestComplete && !exchange.responseStarted) return this.parse(() => this.parser.finish());
     // The client sends no more. Finish the response in flight, if any, then close.
     this.ending = true;
-    const exchange = this.exchange;
     if (!exchange || exchange.responseDone) return this.end();
     // As Node does, a client that stops sending is taken to be gone: the handler's signal aborts.
     // The response is still sent if it comes, for clients that only half-closed.

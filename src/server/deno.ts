@@ -1,7 +1,7 @@
 // wirespeed/deno: the same server core on `Deno.listen` / `Deno.listenTls`. Deno's connections
 // read and write through promises, so this adapter keeps a write queue (with a high-water mark,
 // like a Node socket) and a read loop that stops while the core asks for a pause.
-import { ServerBase, type Server, type ServeOptions } from './options.js';
+import { checkServeOptions, ServerBase, type Server, type ServeOptions } from './options.js';
 import { installLightResponse } from './light-response.js';
 import { ServerCore } from './server-core.js';
 import type { Transport, TransportEvents } from './transport.js';
@@ -239,6 +239,7 @@ class DenoServer extends ServerBase {
 
 /** Serves `options.fetch` (and `options.routes`) over HTTP/1.1, and HTTP/2 with `http2: true`, on Deno. */
 export function serve(options: ServeOptions): Server {
+  checkServeOptions(options);
   if (options.overrideGlobalObjects !== false) installLightResponse();
   return new DenoServer(options);
 }

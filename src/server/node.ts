@@ -3,7 +3,8 @@
 import cluster from 'node:cluster';
 import net from 'node:net';
 import tls from 'node:tls';
-import { ServerBase, type Server, type ServeOptions } from './options.js';
+import { OptionRangeError } from '../errors.js';
+import { checkServeOptions, ServerBase, type Server, type ServeOptions } from './options.js';
 import { installLightResponse } from './light-response.js';
 import { ServerCore } from './server-core.js';
 import type { Transport, TransportEvents } from './transport.js';
@@ -21,6 +22,9 @@ export interface NodeServeOptions extends ServeOptions {
    */
   workers?: number;
 }
+
+/** The options only this adapter takes. */
+const NODE_OPTIONS = ['workers'];
 
 /** After our side ended, how long to keep reading (so unread input does not reset the response). */
 const LINGER_MS = 2_000;
@@ -205,9 +209,10 @@ class ClusterServer extends ServerBase {
 
 /** Serves `options.fetch` (and `options.routes`) over HTTP/1.1, and HTTP/2 with `http2: true`, on Node. */
 export function serve(options: NodeServeOptions): Server {
-  if (options.overrideGlobalObjects !== false) installLightResponse();
+  checkServeOptions(options, NODE_OPTIONS);
   const workers = options.workers ?? 1;
-  if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a positive integer, got ${workers}`);
+  if (!Number.isInteger(workers) || workers < 1) throw new OptionRangeError('workers', `workers must be a positive integer, got ${String(workers)}`);
+  if (options.overrideGlobalObjects !== false) installLightResponse();
   if (workers > 1 && cluster.isPrimary) return new ClusterServer(options);
   const server = new NodeServer(options);
   if (cluster.isWorker) {

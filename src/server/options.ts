@@ -1,5 +1,6 @@
 // What `serve()` accepts, and the limits it falls back to. Node's http server is the reference for
 // every default that it has; the rest are chosen to be safe on a public port.
+import { InvalidOptionError, OptionRangeError } from '../errors.js';
 import { resolveOptions as resolveParserOptions, type ParserOptions } from '../http1/options.js';
 import { resolveHttp2Options, type Http2Options, type ResolvedHttp2Options } from '../http2/options.js';
 import type { Router } from '../router/index.js';
@@ -92,14 +93,100 @@ export interface ResolvedServeOptions {
 
 function duration(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number of ms, got ${value}`);
+  if (typeof value !== 'number') throw new InvalidOptionError(name, `${name} must be a number of ms, got ${describe(value)}`);
+  if (!Number.isFinite(value) || value <= 0) throw new OptionRangeError(name, `${name} must be a positive number of ms, got ${value}`);
   return value;
 }
 
 function count(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+  if (typeof value !== 'number') throw new InvalidOptionError(name, `${name} must be an integer, got ${describe(value)}`);
+  if (!Number.isInteger(value) || value < 0) throw new OptionRangeError(name, `${name} must be a non-negative integer, got ${value}`);
   return value;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'object') return value.constructor?.name ?? 'an object';
+  return typeof value === 'function' ? 'a function' : `${typeof value} ${String(value)}`;
+}
+
+/** Every option `serve()` knows, on every runtime. */
+const SERVE_OPTIONS = new Set<string>([
+  'fetch', 'routes', 'router', 'port', 'hostname', 'http2', 'tls', 'signal', 'onError', 'overrideGlobalObjects',
+  'maxHeadBytes', 'maxHeaders', 'maxTargetBytes', 'maxBodyBytes', 'maxRequestsPerConnection', 'maxConnections',
+  'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'gracefulTimeout',
+]);
+
+/** The known name closest to `name` (a typo such as `prot`), if one is close. */
+function closest(name: string, known: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of known) {
+    const d = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length];
+}
+
+/**
+ * Checks what `serve()` was given, when it is called: names, types and ranges, each error naming
+ * its option (InvalidOptionError ERR_INVALID_OPTION, OptionRangeError ERR_OPTION_OUT_OF_RANGE).
+ * `adapterOptions`: the names only this runtime's adapter takes (Node: `workers`).
+ */
+export function checkServeOptions(options: unknown, adapterOptions: readonly string[] = []): asserts options is ServeOptions {
+  if (options === null || typeof options !== 'object') throw new InvalidOptionError('options', `serve() takes an options object, got ${describe(options)}`);
+  const o = options as Record<string, unknown>;
+  for (const name of Object.keys(o)) {
+    if (SERVE_OPTIONS.has(name) || adapterOptions.includes(name)) continue;
+    const hint = closest(name, [...SERVE_OPTIONS, ...adapterOptions]);
+    throw new InvalidOptionError(name, `serve() has no option "${name}"${hint ? ` (did you mean "${hint}"?)` : ''}`);
+  }
+  const fn = (name: string) => {
+    if (o[name] !== undefined && typeof o[name] !== 'function') throw new InvalidOptionError(name, `${name} must be a function, got ${describe(o[name])}`);
+  };
+  fn('fetch');
+  fn('onError');
+  if (o.fetch === undefined && o.routes === undefined && o.router === undefined) {
+    throw new InvalidOptionError('fetch', 'serve() needs a fetch handler, routes or a router');
+  }
+  if (o.routes !== undefined) {
+    if (o.routes === null || typeof o.routes !== 'object') throw new InvalidOptionError('routes', `routes must be an object of handlers, got ${describe(o.routes)}`);
+    for (const [key, handler] of Object.entries(o.routes)) {
+      if (typeof handler !== 'function') throw new InvalidOptionError(`routes["${key}"]`, `the handler of route "${key}" must be a function, got ${describe(handler)}`);
+    }
+  }
+  if (o.router !== undefined && typeof (o.router as { find?: unknown } | null)?.find !== 'function') {
+    throw new InvalidOptionError('router', `router must be a Router, got ${describe(o.router)}`);
+  }
+  if (o.port !== undefined) {
+    if (typeof o.port !== 'number') throw new InvalidOptionError('port', `port must be a number, got ${describe(o.port)}`);
+    if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65_535) throw new OptionRangeError('port', `port must be an integer in 0..65535, got ${o.port}`);
+  }
+  if (o.hostname !== undefined && (typeof o.hostname !== 'string' || o.hostname === '')) throw new InvalidOptionError('hostname', `hostname must be a non-empty string, got ${describe(o.hostname)}`);
+  if (o.tls !== undefined) {
+    const tls = o.tls as { cert?: unknown; key?: unknown } | null;
+    if (typeof tls?.cert !== 'string' || typeof tls.key !== 'string') throw new InvalidOptionError('tls', 'tls must be { cert, key } with PEM strings');
+  }
+  if (o.http2 !== undefined && typeof o.http2 !== 'boolean' && (o.http2 === null || typeof o.http2 !== 'object')) {
+    throw new InvalidOptionError('http2', `http2 must be a boolean or an object of HTTP/2 limits, got ${describe(o.http2)}`);
+  }
+  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) throw new InvalidOptionError('signal', `signal must be an AbortSignal, got ${describe(o.signal)}`);
+  if (o.overrideGlobalObjects !== undefined && typeof o.overrideGlobalObjects !== 'boolean') {
+    throw new InvalidOptionError('overrideGlobalObjects', `overrideGlobalObjects must be a boolean, got ${describe(o.overrideGlobalObjects)}`);
+  }
+  resolveServeOptions(o as ServeOptions); // the limits and timeouts
 }
 
 export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions {

@@ -2,6 +2,8 @@
 // timer that enforces every connection's deadline, the connection limit and graceful shutdown.
 // An adapter listens, wraps each socket in a Transport and calls `accept`.
 import { concat } from '../bytes.js';
+import { HttpParseError } from '../http1/errors.js';
+import { statusForParseError } from '../http1/status.js';
 import { dateHeaderLine } from '../http1/writer.js';
 import { ANY_METHOD, Router } from '../router/index.js';
 import { Http2Connection } from '../http2/connection.js';
@@ -10,6 +12,7 @@ import { encodeGoaway, encodeSettings } from '../http2/frame/index.js';
 import { Connection, type ConnectionHost } from './connection.js';
 import { resolveServeOptions, type ConnectionInfo, type ResolvedServeOptions, type RouteHandler, type ServeOptions } from './options.js';
 import { internalError } from './internal-error.js';
+import { plainResponse } from './plain-response.js';
 import { ProtocolSniffer } from './protocol-sniffer.js';
 import type { ServerConnection, Transport } from './transport.js';
 
@@ -45,7 +48,6 @@ export class ServerCore implements ConnectionHost {
 
   constructor(private readonly serve: ServeOptions) {
     this.options = resolveServeOptions(serve);
-    if (!serve.fetch && !serve.routes && !serve.router) throw new TypeError('serve() needs a fetch handler, routes or a router');
     let router = serve.router ?? null;
     if (serve.routes) {
       router ??= new Router<RouteHandler>();
@@ -153,6 +155,9 @@ export class ServerCore implements ConnectionHost {
 
   private failed(error: unknown, request: Request): Response | Promise<Response> {
     const onError = this.serve.onError;
+    // A bad request body surfaced through the handler's read (cut short, over the limit): the
+    // client's error, answered with its status and not logged as the server's.
+    if (!onError && error instanceof HttpParseError) return plainResponse(statusForParseError(error.code), error.code);
     if (!onError) return internalError(error);
     try {
       const result = onError(error, request);

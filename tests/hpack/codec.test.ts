@@ -147,10 +147,60 @@ describe('HPACK dynamic entries', () => {
 });
 
 describe('HPACK codec lifecycle', () => {
+  it('the encoder refuses what HTTP/2 forbids, with a coded error, and encodes nothing', () => {
+    const encoder = new HpackEncoder();
+    const decoder = new HpackDecoder();
+    const bad: [unknown, RegExp][] = [
+      [[['content-length', 1234]], /field \d must be a \[name, value\] pair of strings, got \["content-length", the number 1234\]/],
+      [[['x-a', undefined]], /field \d must be a \[name, value\] pair of strings/],
+      [['x-a'], /field \d must be a \[name, value\] pair of strings, got a string/],
+      [[['Content-Type', 'text/plain']], /invalid field name "Content-Type": HTTP\/2 names are lowercase tokens/],
+      [[['x-a', 'line\r\nx-b: injected']], /invalid byte 0x0d in the value of "x-a" at offset 4/],
+      [[['x-a', 'nul\0']], /invalid byte 0x00 in the value of "x-a" at offset 3/],
+    ];
+    for (const [headers, message] of bad) {
+      expect(errorCode(() => encoder.encode(headers as [string, string][]))).toBe('ERR_HPACK_INVALID_FIELD');
+      expect(() => encoder.encode([['x-ok', '1'], ...(headers as [string, string][])])).toThrow(message);
+    }
+    // Nothing of a refused block reached the table: the encoder and a decoder are still in step.
+    expect(encoder.dynamicTable().entries).toEqual([]);
+    expect(decoder.decode(encoder.encode([['x-ok', '1']]))).toEqual([['x-ok', '1']]);
+  });
+
+  it('decode() takes bytes only, with a TypeError that says so', () => {
+    const decoder = new HpackDecoder();
+    for (const input of [new ArrayBuffer(1), new DataView(new ArrayBuffer(1)), '\x82', null]) {
+      expect(() => decoder.decode(input as Uint8Array)).toThrow(TypeError);
+      expect(errorCode(() => decoder.decode(input as Uint8Array))).toBe('ERR_INVALID_ARG_TYPE');
+    }
+    expect(decoder.decode(Uint8Array.of(0x82))).toEqual([[':method', 'GET']]);
+  });
+
+  it('reuses freed codec slots, once each, however often a handle is freed', () => {
+    const handleOf = (codec: object) => (codec as unknown as { handle: number }).handle;
+    const a = new HpackDecoder();
+    const b = new HpackEncoder();
+    const freed = handleOf(a);
+    a.free();
+    // A second free of the same handle (straight through the ABI) must not free the slot twice.
+    wasmCore().call((e) => e.hpack_free(freed));
+    const c = new HpackDecoder();
+    const d = new HpackDecoder();
+    expect(handleOf(c)).toBe(freed);
+    expect(handleOf(d)).not.toBe(freed);
+    // Each codec has its own table.
+    const encoder = new HpackEncoder();
+    expect(c.decode(encoder.encode([['x-c', '1']]))).toEqual([['x-c', '1']]);
+    expect(d.dynamicTable().entries).toEqual([]);
+    expect(b.encode([[':method', 'GET']])).toEqual(Uint8Array.of(0x82));
+  });
+
   it('a decoder that failed stays failed; a freed one says so', () => {
     const decoder = new HpackDecoder();
     expect(errorCode(() => decoder.decode(Uint8Array.of(0x80)))).toBe('ERR_HPACK_INVALID_INDEX');
-    expect(errorCode(() => decoder.decode(Uint8Array.of(0x82)))).toBe('ERR_HPACK_INVALID_INDEX');
+    // The next call, even with a valid block, says the decoder failed before, and why.
+    expect(errorCode(() => decoder.decode(Uint8Array.of(0x82)))).toBe('ERR_HPACK_DECODER_FAILED');
+    expect(() => decoder.decode(Uint8Array.of(0x82))).toThrow(/failed earlier \(ERR_HPACK_INVALID_INDEX\)/);
     const other = new HpackDecoder();
     other.free();
     expect(errorCode(() => other.decode(Uint8Array.of(0x82)))).toBe('ERR_HPACK_FREED');

@@ -209,6 +209,37 @@ describe('incremental parsing', () => {
   });
 });
 
+describe('inputs of the wrong type', () => {
+  it('get a TypeError with a code that says what was expected', () => {
+    for (const input of ['GET / HTTP/1.1\r\n\r\n', new ArrayBuffer(8), new DataView(new ArrayBuffer(8)), null, undefined, [71, 69, 84]]) {
+      for (const parse of [parseRequest, parseResponse]) {
+        expect(() => parse(input as Uint8Array)).toThrow(TypeError);
+        expect(errorCode(() => parse(input as Uint8Array))).toBe('ERR_INVALID_ARG_TYPE');
+      }
+      expect(errorCode(() => new RequestParser({ onHead() {} }).execute(input as Uint8Array))).toBe('ERR_INVALID_ARG_TYPE');
+    }
+    expect(() => parseRequest('GET / HTTP/1.1\r\n\r\n' as unknown as Uint8Array)).toThrow('parseRequest(bytes) must be a Uint8Array, got a string');
+    // A Node Buffer is a Uint8Array.
+    expect(parseRequest(Buffer.from('GET / HTTP/1.1\r\nHost: a\r\n\r\n')).url).toBe('/');
+  });
+
+  it('a parser without onHead is refused when made, not at the first message', () => {
+    expect(() => new RequestParser({} as never)).toThrow('a parser needs a handler with an onHead function, got an Object');
+    expect(errorCode(() => new RequestParser(undefined as never))).toBe('ERR_INVALID_ARG_TYPE');
+    expect(errorCode(() => new RequestParser({ onHead() {}, onBody: 'x' } as never))).toBe('ERR_INVALID_ARG_TYPE');
+  });
+
+  it('errors print their code and message', () => {
+    let error: unknown;
+    try {
+      parseRequest(encode('GET / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n'));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(String(error)).toMatch(/^HttpParseError \[ERR_INVALID_CONTENT_LENGTH\]/);
+  });
+});
+
 describe('strict rejections', () => {
   const cases: [string, string][] = [
     ['GET / HTTP/1.1\nHost: a\r\n\r\n', 'ERR_INVALID_NEWLINE'],

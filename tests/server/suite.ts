@@ -428,6 +428,15 @@ export function serverSuite(name: string, launch: Launcher): void {
       }
     });
 
+    it('answers a body cut short by the client closing its side with 400, not 500', async () => {
+      const socket = net.connect(server.port, '127.0.0.1', () => socket.end('POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nabc'));
+      let text = '';
+      socket.setEncoding('latin1').on('data', (data: string) => (text += data));
+      await new Promise((resolve) => socket.once('close', resolve));
+      expect(statuses(text)).toEqual([400]);
+      expect(text).toMatch(/ERR_INCOMPLETE/);
+    });
+
     it('the same, fed one byte at a time', async () => {
       const input = `GET / HTTP/1.1\r\nHost: a\r\nX: ${'a'.repeat(3000)}\r\n\r\n`;
       const { text, closed } = await raw(server.port, [...input.slice(0, 2300)].map((c) => c), { wait: 1000 });

@@ -80,18 +80,28 @@ thread_local! {
     static INPUT: RefCell<Vec<u8>> = RefCell::new(vec![0; 64 * 1024]);
     static RESULT: RefCell<Box<[u32]>> = RefCell::new(vec![0; RESULT_WORDS].into_boxed_slice());
     /// HPACK codecs by handle - 1; freed slots are reused.
-    static CODECS: RefCell<Vec<Option<Codec>>> = const { RefCell::new(Vec::new()) };
+    static CODECS: RefCell<CodecSlots> = const { RefCell::new(CodecSlots { slots: Vec::new(), free: Vec::new() }) };
     /// The last decoded block (arena + field words), or the last encoded block (in its arena).
     static HPACK_OUT: RefCell<DecodedBlock> = RefCell::new(DecodedBlock::default());
 }
 
+/// The live codecs, and a stack of the free slots: making and freeing a codec is O(1) however
+/// many are alive (a scan for a free slot cost 18-29 µs with 20,000 codecs alive).
+struct CodecSlots {
+    slots: Vec<Option<Codec>>,
+    free: Vec<u32>,
+}
+
 fn add_codec(codec: Codec) -> u32 {
     CODECS.with_borrow_mut(|codecs| {
-        let slot = codecs.iter().position(Option::is_none).unwrap_or_else(|| {
-            codecs.push(None);
-            codecs.len() - 1
-        });
-        codecs[slot] = Some(codec);
+        let slot = match codecs.free.pop() {
+            Some(slot) => slot as usize,
+            None => {
+                codecs.slots.push(None);
+                codecs.slots.len() - 1
+            }
+        };
+        codecs.slots[slot] = Some(codec);
         slot as u32 + 1
     })
 }
@@ -99,7 +109,7 @@ fn add_codec(codec: Codec) -> u32 {
 fn with_codec<R>(handle: u32, f: impl FnOnce(&mut Codec) -> R) -> Option<R> {
     CODECS.with_borrow_mut(|codecs| {
         let slot = (handle as usize).checked_sub(1)?;
-        codecs.get_mut(slot)?.as_mut().map(f)
+        codecs.slots.get_mut(slot)?.as_mut().map(f)
     })
 }
 
@@ -135,11 +145,13 @@ pub fn hpack_encoder_new(max_table_size: u32, huffman: u32) -> u32 {
 #[wasm_bindgen]
 pub fn hpack_free(handle: u32) {
     CODECS.with_borrow_mut(|codecs| {
-        if let Some(slot) = (handle as usize)
-            .checked_sub(1)
-            .and_then(|i| codecs.get_mut(i))
-        {
+        let Some(index) = handle.checked_sub(1) else {
+            return;
+        };
+        // A slot goes on the free stack once, however often its handle is freed.
+        if let Some(slot @ Some(_)) = codecs.slots.get_mut(index as usize) {
             *slot = None;
+            codecs.free.push(index);
         }
     });
 }
