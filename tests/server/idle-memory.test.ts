@@ -1,0 +1,73 @@
+// Memory per idle connection, on each adapter, at 2,000 connections: the server process's RSS
+// growth divided by the connections. Two states: connected with nothing sent yet (what an idle
+// or slow client costs: at most 16 KiB), and kept alive after one request (that also counts the
+// request's garbage not yet collected: Deno.serve itself measures ~19 KiB there, so the bound is
+// 24 KiB). The servers are the bench's (built code, each in its own process).
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { freePort, ServerProcess } from '../../bench/harness/load.js';
+import { denoBinary } from '../../bench/suites/server.js';
+
+const CONNECTIONS = 2_000;
+const KIB = 1024;
+const servers = new URL('../../dist/bench/peers/servers/', import.meta.url).pathname;
+// The deno binary itself (not the npm wrapper that spawns it): its RSS is the server's.
+const deno = denoBinary()!;
+
+function rss(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1];
+  return Number(kb) * KIB;
+}
+
+/** Opens `count` connections (100 at a time); with `request`, each makes one request and reads its answer. */
+async function clients(port: number, count: number, request: boolean): Promise<net.Socket[]> {
+  const sockets: net.Socket[] = [];
+  for (let i = 0; i < count; i += 100) {
+    const batch = Array.from({ length: Math.min(100, count - i) }, () =>
+      new Promise<net.Socket>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () => {
+          if (!request) return resolve(socket);
+          socket.write('GET /hello HTTP/1.1\r\nHost: a\r\n\r\n');
+          socket.once('data', () => resolve(socket));
+        });
+        socket.once('error', reject);
+      }),
+    );
+    sockets.push(...(await Promise.all(batch)));
+  }
+  return sockets;
+}
+
+const adapters: [string, (port: number) => string[]][] = [
+  ['node', (port) => [process.execPath, `${servers}node-servers.js`, 'wirespeed-node', String(port)]],
+  ['deno', (port) => [deno, 'run', '--quiet', '-A', '--no-lock', `${servers}deno-servers.js`, 'wirespeed-deno', String(port)]],
+];
+
+const states: [string, boolean, number][] = [
+  ['connected, nothing sent', false, 16 * KIB],
+  ['kept alive after a request', true, 24 * KIB],
+];
+
+describe('memory per idle connection', () => {
+  for (const [adapter, command] of adapters) {
+    it.each(states)(`${adapter}: %s, at ${CONNECTIONS} connections`, async (state, request, bound) => {
+      const port = await freePort();
+      const server = await ServerProcess.start({ command: command(port), port });
+      try {
+        // Warm: the code paths and the first allocations of every size, then settle.
+        for (const socket of await clients(port, 50, true)) socket.destroy();
+        await new Promise((r) => setTimeout(r, 300));
+        const before = rss(server.pid);
+        const sockets = await clients(port, CONNECTIONS, request);
+        await new Promise((r) => setTimeout(r, 300));
+        const perConnection = (rss(server.pid) - before) / CONNECTIONS;
+        for (const socket of sockets) socket.destroy();
+        console.log(`${adapter}, ${state}: ${(perConnection / KIB).toFixed(1)} KiB per connection`);
+        expect(perConnection).toBeLessThanOrEqual(bound);
+      } finally {
+        await server.stop();
+      }
+    });
+  }
+});
