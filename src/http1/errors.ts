@@ -1,5 +1,6 @@
 import { CodedError } from '../errors.js';
 import { PARSE_ERROR_CODES } from '../wasm/abi.js';
+import { explainHeadError } from './explain.js';
 
 export type HttpParseErrorCode =
   | (typeof PARSE_ERROR_CODES)[number]
@@ -12,9 +13,11 @@ export type HttpParseErrorCode =
 /** Why a message was rejected. `code` is stable; the server maps it to a status code. */
 export class HttpParseError extends CodedError<HttpParseErrorCode> {
   /** The error for a negative return value of the wasm parser. */
-  static fromWasm(rc: number): HttpParseError {
+  /** The error for a negative return value of the wasm parser; with the head's bytes, the message says where. */
+  static fromWasm(rc: number, bytes?: Uint8Array, start = 0, end = bytes?.length ?? 0): HttpParseError {
     const code = PARSE_ERROR_CODES[-rc];
     if (!code) return new HttpParseError('ERR_INVALID_HEADER', `unknown parser error ${rc}`);
-    return new HttpParseError(code);
+    const where = bytes ? explainHeadError(code, bytes, start, end) : undefined;
+    return new HttpParseError(code, where ?? code);
   }
 }

@@ -182,7 +182,7 @@ export abstract class MessageParser<H extends MessageHead> {
             this.pendingHead = true;
             return;
           }
-          if (rc < 0) throw HttpParseError.fromWasm(rc);
+          if (rc < 0) throw HttpParseError.fromWasm(rc, data, pos, data.length);
           this.pendingHead = false;
           const head = this.makeHead(data, pos, pos + rc, core.table);
           core.lendTable(head);

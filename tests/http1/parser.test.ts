@@ -229,6 +229,22 @@ describe('inputs of the wrong type', () => {
     expect(errorCode(() => new RequestParser({ onHead() {}, onBody: 'x' } as never))).toBe('ERR_INVALID_ARG_TYPE');
   });
 
+  it('parse errors say where: the byte, its offset and the field', () => {
+    const message = (input: string) => {
+      try {
+        parseRequest(encode(input));
+      } catch (error) {
+        return String(error);
+      }
+      return 'none';
+    };
+    expect(message('GET / HTTP/1.1\r\nHost: a\r\nX-A: ab\x00c\r\n\r\n')).toBe('HttpParseError [ERR_INVALID_HEADER]: invalid byte 0x00 in the value of "X-A" at offset 32');
+    expect(message('GET / HTTP/1.1\r\nHost: a\r\nBad Name: 1\r\n\r\n')).toBe('HttpParseError [ERR_INVALID_HEADER]: invalid byte 0x20 in the field name "Bad Name" at offset 28');
+    expect(message('GET / HTTP/1.1\r\nHost: a\r\nNoColon\r\n\r\n')).toMatch(/a field line without a colon at offset 25: "NoColon"/);
+    expect(message('GET / HTTP/1.1\r\nHost: a\nX: 1\r\n\r\n')).toMatch(/ERR_INVALID_NEWLINE.*a bare LF \(no CR before it\) at offset 23/);
+    expect(message('G(T / HTTP/1.1\r\nHost: a\r\n\r\n')).toMatch(/ERR_INVALID_METHOD.*invalid byte 0x28 in the method at offset 1 of the request line/);
+  });
+
   it('errors print their code and message', () => {
     let error: unknown;
     try {
