@@ -1,6 +1,6 @@
 // wirespeed's parser drivers for the `parser` suite: pure, so they run in browsers too (the Node
 // peers are in http1-parsers.ts).
-import { RequestParser } from '../../src/http1/index.js';
+import { parseRequest, RequestParser } from '../../src/http1/index.js';
 
 export type ParserDriver = (input: Uint8Array) => () => number;
 
@@ -40,5 +40,19 @@ export const wirespeedLazy: ParserDriver = (input) => {
   return () => {
     parser.execute(input);
     return sink;
+  };
+};
+
+/** The README's first API: `parseRequest`, one call per message, every string read. */
+export const wirespeedParseRequest: ParserDriver = (input) => {
+  return () => {
+    let n = 0;
+    for (let at = 0; at < input.length; ) {
+      const request = parseRequest(at ? input.subarray(at) : input);
+      n += request.method.length + request.url.length + request.body.length;
+      for (const [name, value] of request.headers) n += name.length + value.length;
+      at += request.bytesConsumed;
+    }
+    return n;
   };
 };

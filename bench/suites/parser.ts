@@ -1,7 +1,7 @@
 // Suite `parser`: HTTP/1.1 request parsing, wirespeed against Node's llhttp, undici's llhttp wasm,
 // Milo (Rust → wasm) and http-parser-js, on the same inputs in the same run.
 import { latin1Encode, PARSER_INPUTS } from '../peers/http1-inputs.js';
-import { wirespeedLazy, wirespeedStrings, type ParserDriver } from '../peers/wirespeed-parsers.js';
+import { wirespeedLazy, wirespeedParseRequest, wirespeedStrings, type ParserDriver } from '../peers/wirespeed-parsers.js';
 import type { BenchCase, Runtime, Suite } from '../harness/types.js';
 import { loadNodePeers } from './node-peers.js';
 
@@ -11,6 +11,7 @@ const IMPLS: { impl: string; driver: (peers: NodeParsers | null) => ParserDriver
   { impl: 'llhttp (node:http)', driver: (p) => p!.llhttpNode, baseline: true, runtimes: ['node'] },
   { impl: 'wirespeed', driver: () => wirespeedStrings, runtimes: ['node', 'deno', 'browser'] },
   { impl: 'wirespeed (lazy, no strings)', driver: () => wirespeedLazy, runtimes: ['node', 'deno', 'browser'] },
+  { impl: 'wirespeed parseRequest', driver: () => wirespeedParseRequest, runtimes: ['node', 'deno', 'browser'] },
   { impl: 'undici llhttp-wasm', driver: (p) => p!.undiciWasm, runtimes: ['node', 'deno'] },
   { impl: 'milo (wasm)', driver: (p) => p!.milo, runtimes: ['node', 'deno'] },
   { impl: 'http-parser-js', driver: (p) => p!.httpParserJs, runtimes: ['node', 'deno'] },

@@ -57,9 +57,13 @@ export abstract class MessageHead implements TableReader {
     return this.input.subarray(this.start, this.end);
   }
 
+  /** The whole head as one string, decoded once. */
+  private headText(): string {
+    return (this.text ??= latin1Range(this.input, this.start, this.end, (this.words[Head.FLAGS] & FLAG_ASCII) !== 0));
+  }
+
   protected slice(offset: number, length: number): string {
-    const text = (this.text ??= latin1Range(this.input, this.start, this.end, (this.words[Head.FLAGS] & FLAG_ASCII) !== 0));
-    return text.slice(offset, offset + length);
+    return this.headText().slice(offset, offset + length);
   }
 
   get versionMajor(): number {
@@ -104,8 +108,15 @@ export abstract class MessageHead implements TableReader {
   /** All fields in wire order, original case. */
   get headers(): HeaderList {
     if (this.headerList) return this.headerList;
-    const list: HeaderList = new Array(this.headerCount);
-    for (let i = 0; i < list.length; i++) list[i] = [this.headerName(i), this.headerValue(i)];
+    // One pass over the record, slicing the decoded head (the hot loop of parseRequest).
+    const words = this.words;
+    const text = this.headText();
+    const list: HeaderList = new Array(words[Head.FIELD_COUNT]);
+    for (let i = 0, at = Head.FIELDS; i < list.length; i++, at += 4) {
+      const name = words[at];
+      const value = words[at + 2];
+      list[i] = [text.slice(name, name + words[at + 1]), text.slice(value, value + words[at + 3])];
+    }
     return (this.headerList = list);
   }
   /** The value of field `name` (case-insensitive); repeated fields joined with ", " as by Headers#get. */

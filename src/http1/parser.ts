@@ -127,6 +127,18 @@ export abstract class MessageParser<H extends MessageHead> {
     throw this.failure;
   }
 
+  /** Back to the state of a new parser (same handler and options), for the next, unrelated input. */
+  reset(): void {
+    this.bytesConsumed = 0;
+    this.state = HEAD;
+    this.pending = null;
+    this.pendingHead = this.paused = false;
+    this.failure = null;
+    this.upgradeData = [];
+    this.keepAlive = true;
+    this.remaining = this.bodyBytes = this.phase = this.sizeLo = this.sizeHi = this.extBytes = 0;
+  }
+
   /** Stops after the current callback; bytes already given are kept for `resume()`. */
   pause(): void {
     this.paused = true;

@@ -17,6 +17,15 @@ describe('requests', () => {
     expect(r.bytesConsumed).toBe(GET.length);
   });
 
+  it('results stay whole after later calls, failed ones included (the default parser is reused)', () => {
+    const first = parseRequest(encode('POST /a HTTP/1.1\r\nX-One: 1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nT: 1\r\n\r\n'));
+    expect(errorCode(() => parseRequest(encode('GET / HTTP/1.1\r\nBad Name: 1\r\n\r\n')))).toBe('ERR_INVALID_HEADER');
+    expect(errorCode(() => parseRequest(encode('POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\nab')))).toBe('ERR_INCOMPLETE');
+    const second = parseRequest(encode('GET /b HTTP/1.0\r\nX-Two: 2\r\n\r\n'));
+    expect([first.method, first.url, first.headers, decode(first.body), first.trailers, first.keepAlive]).toEqual(['POST', '/a', [['X-One', '1'], ['Transfer-Encoding', 'chunked']], 'abc', [['T', '1']], true]);
+    expect([second.method, second.url, second.headers, second.body.length, second.keepAlive]).toEqual(['GET', '/b', [['X-Two', '2']], 0, false]);
+  });
+
   it('trims optional whitespace around field values but keeps inner spaces', () => {
     const r = parseRequest(encode('GET / HTTP/1.1\r\nX-A: \t a  b \t\r\nX-Empty:\r\n\r\n'));
     expect(r.headers).toEqual([['X-A', 'a  b'], ['X-Empty', '']]);

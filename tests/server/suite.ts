@@ -193,6 +193,23 @@ export function serverSuite(name: string, launch: Launcher): void {
       expect(text).toMatch(/Hello World!$/);
     });
 
+    it('answered before its body was read: drains a small rest and goes on, closes behind a large one', async () => {
+      // 10 KB unread: read and dropped, and the next request on the connection is served.
+      const small = await raw(server.port, [`POST /no-read HTTP/1.1\r\nHost: a\r\nContent-Length: 10000\r\n\r\n${'x'.repeat(10_000)}` + get(server.port, '/hello')], { responses: 2 });
+      expect(statuses(small.text)).toEqual([200, 200]);
+      expect(small.text.split('\r\n\r\n')[0]).not.toMatch(/connection: close/i);
+      // 10 MB announced, little sent: the answer says close, and the connection closes.
+      const large = await raw(server.port, ['POST /no-read HTTP/1.1\r\nHost: a\r\nContent-Length: 10000000\r\n\r\nxxxx'], { wait: 3000 });
+      expect(statuses(large.text)).toEqual([200]);
+      expect(large.text).toMatch(/connection: close/i);
+      expect(large.closed).toBe(true);
+      // A chunked body of unknown length: the same.
+      const chunked = await raw(server.port, ['POST /no-read HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nxxxx\r\n'], { wait: 3000 });
+      expect(statuses(chunked.text)).toEqual([200]);
+      expect(chunked.text).toMatch(/connection: close/i);
+      expect(chunked.closed).toBe(true);
+    });
+
     it('answers HEAD with the GET headers and no body', async () => {
       const { text } = await raw(server.port, [get(server.port, '/hello').replace('GET', 'HEAD') + get(server.port, '/path')], { responses: 2 });
       const [headHead, rest] = text.split('\r\n\r\n');
