@@ -1,10 +1,11 @@
-// HPACK conformance: RFC 7541 Appendix C and the hpack-test-case corpus (../shared/corpus).
-import { readdirSync, readFileSync } from 'node:fs';
+// HPACK conformance: RFC 7541 Appendix C and the hpack-test-case corpus (vendored in ./corpus).
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { hpackJsDecoder, hpackJsEncoder } from '../../bench/peers/hpack-js.js';
 import { HpackDecoder, HpackEncoder } from '../../src/hpack/index.js';
 
-const corpus = new URL('../../../shared/corpus/', import.meta.url);
+const corpus = new URL('./corpus/', import.meta.url);
 const json = <T>(path: string): T => JSON.parse(readFileSync(new URL(path, corpus), 'utf8')) as T;
 const hex = (text: string) => Uint8Array.from(Buffer.from(text, 'hex'));
 const toHex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
@@ -57,19 +58,18 @@ describe('RFC 7541 Appendix C', () => {
 interface Story {
   cases: { wire?: string; headers: Record<string, string>[]; header_table_size?: number }[];
 }
-const storyDir = (impl: string) => new URL(`hpack-test-case/${impl}/`, corpus);
-const stories = (impl: string) =>
-  readdirSync(storyDir(impl))
-    .filter((f) => /^story_\d+\.json$/.test(f))
-    .sort();
+/** The stories of one directory of hpack-test-case, in name order. */
+const stories = (impl: string): [file: string, story: Story][] => {
+  const bundle = JSON.parse(gunzipSync(readFileSync(new URL(`hpack-test-case-${impl}.json.gz`, corpus))).toString('utf8')) as Record<string, Story>;
+  return Object.entries(bundle).sort(([a], [b]) => (a < b ? -1 : 1));
+};
 const pairs = (headers: Record<string, string>[]) => headers.map((h) => Object.entries(h)[0]);
 
 describe('hpack-test-case corpus', () => {
   for (const impl of ['nghttp2', 'go-hpack', 'python-hpack']) {
     it(`decodes every block of every ${impl} story exactly (one decoder per story)`, () => {
       let blocks = 0;
-      for (const file of stories(impl)) {
-        const story = JSON.parse(readFileSync(new URL(file, storyDir(impl)), 'utf8')) as Story;
+      for (const [file, story] of stories(impl)) {
         const decoder = new HpackDecoder({ maxHeaderListSize: 1 << 20 });
         for (const c of story.cases) {
           if (c.header_table_size !== undefined) decoder.setTableLimit(c.header_table_size);
@@ -86,8 +86,7 @@ describe('hpack-test-case corpus', () => {
     let ours = 0;
     let theirs = 0;
     let blocks = 0;
-    for (const file of stories('raw-data')) {
-      const story = JSON.parse(readFileSync(new URL(file, storyDir('raw-data')), 'utf8')) as Story;
+    for (const [file, story] of stories('raw-data')) {
       const encoder = new HpackEncoder();
       const decoder = new HpackDecoder({ maxHeaderListSize: 1 << 20 });
       const peerDecode = hpackJsDecoder();

@@ -1,6 +1,6 @@
 //! Native tests of the HPACK codec: RFC examples that need no corpus file, round trips, limits,
 //! and a seeded random fuzz over malformed blocks (never a panic). The conformance suites that read
-//! ../shared/corpus run over the wasm build in tests/hpack/*.test.ts.
+//! tests/hpack/corpus (vendored) run over the wasm build in tests/hpack/*.test.ts.
 
 use std::collections::HashMap;
 
