@@ -2,8 +2,8 @@
 // protocol: the status line's reason phrase, and the error code when there is one.
 import { STATUS_REASONS } from '../http1/status.js';
 
-/** `413 Content Too Large (ERR_BODY_TOO_LARGE)\n` as a text/plain response. */
-export function plainResponse(status: number, code?: string): Response {
+/** `413 Content Too Large (ERR_BODY_TOO_LARGE)\n` as a text/plain response, with `extra` fields. */
+export function plainResponse(status: number, code?: string, extra: [string, string][] = []): Response {
   const text = `${status} ${STATUS_REASONS[status] ?? ''}${code ? ` (${code})` : ''}\n`;
-  return new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  return new Response(text, { status, headers: [['content-type', 'text/plain; charset=utf-8'], ...extra] });
 }

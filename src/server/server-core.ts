@@ -6,10 +6,11 @@ import { HttpParseError } from '../http1/errors.js';
 import { statusForParseError } from '../http1/status.js';
 import { dateHeaderLine } from '../http1/writer.js';
 import { ANY_METHOD, Router } from '../router/index.js';
-import { Http2Connection } from '../http2/connection.js';
+import { Http2Connection } from './http2/connection.js';
 import { ErrorCode } from '../http2/errors.js';
 import { encodeGoaway, encodeSettings } from '../http2/frame/index.js';
-import { Connection, type ConnectionHost } from './connection.js';
+import type { ConnectionHost } from './connection-host.js';
+import { Http1Connection } from './http1/connection.js';
 import { resolveServeOptions, type ConnectionInfo, type ResolvedServeOptions, type RouteHandler, type ServeOptions } from './options.js';
 import { internalError } from './internal-error.js';
 import { plainResponse } from './plain-response.js';
@@ -87,13 +88,13 @@ export class ServerCore implements ConnectionHost {
    */
   private connect(transport: Transport): ServerConnection {
     const http2 = this.options.http2;
-    if (!http2 || transport.alpnProtocol === 'http/1.1') return new Connection(transport, this);
+    if (!http2 || transport.alpnProtocol === 'http/1.1') return new Http1Connection(transport, this);
     if (transport.alpnProtocol === 'h2') return new Http2Connection(transport, this, http2);
     const o = this.options;
     return new ProtocolSniffer(
       transport,
       (isHttp2) => {
-        const connection = isHttp2 ? new Http2Connection(transport, this, http2) : new Connection(transport, this);
+        const connection = isHttp2 ? new Http2Connection(transport, this, http2) : new Http1Connection(transport, this);
         this.connections.set(transport, connection);
         return connection;
       },
@@ -148,9 +149,9 @@ export class ServerCore implements ConnectionHost {
     if (fetch) return fetch(request, info);
     const lookup = router.lookup(method, path);
     if (lookup.status === 'method-not-allowed') {
-      return new Response('405 Method Not Allowed\n', { status: 405, headers: { allow: lookup.allowed.join(', ') } });
+      return plainResponse(405, undefined, [['allow', lookup.allowed.join(', ')]]);
     }
-    return new Response('404 Not Found\n', { status: 404 });
+    return plainResponse(404);
   }
 
   private failed(error: unknown, request: Request): Response | Promise<Response> {

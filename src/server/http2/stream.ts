@@ -1,10 +1,10 @@
 // One HTTP/2 stream of a server connection: its state (§5.1), its two flow-control windows, the
 // request body fed by DATA, and the response bytes waiting for send window. The connection does
 // the I/O; a stream only keeps account.
-import type { HeaderList } from '../http1/head.js';
-import { RequestBody, type BodyFlow } from '../server/request-body.js';
-import { ReceiveWindow, SendWindow } from './flow-control.js';
-import { StreamStateMachine } from './stream-state.js';
+import type { HeaderList } from '../../http1/head.js';
+import { RequestBody, type BodyFlow } from '../request-body.js';
+import { ReceiveWindow, SendWindow } from '../../http2/flow-control.js';
+import { StreamStateMachine } from '../../http2/stream-state.js';
 
 /** What a stream asks of its connection. */
 export interface StreamHost {

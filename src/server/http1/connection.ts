@@ -1,30 +1,19 @@
 // One HTTP/1.1 connection: bytes in through the wasm parser, one exchange at a time (pipelined
 // requests wait in the parser, so responses go out in order), responses out through the writer.
 // Runtime-agnostic: the adapter hands in a Transport and forwards its events.
-import { HttpParseError } from '../http1/errors.js';
-import type { HeaderList, RequestHead } from '../http1/head.js';
-import { RequestParser, type MessageHandler } from '../http1/parser.js';
-import { statusForParseError, STATUS_REASONS } from '../http1/status.js';
-import { dateHeaderLine } from '../http1/writer.js';
-import type { ConnectionInfo, ResolvedServeOptions } from './options.js';
-import { RequestBody, type BodyFlow } from './request-body.js';
-import { IncomingRequest, asRequest, isValidAbsoluteTarget, isValidHost } from './request.js';
-import { writeResponse, type WriteTarget } from './response-writer.js';
-import { internalError } from './internal-error.js';
-import type { ServerConnection, Transport } from './transport.js';
-
-/** What a connection needs from the server it belongs to. */
-export interface ConnectionHost {
-  readonly options: ResolvedServeOptions;
-  /** Runs the handler (routes, fetch, onError): a Response or a promise of one, never a throw. */
-  respond(request: Request, info: ConnectionInfo): Response | Promise<Response>;
-  /** The server is shutting down: finish what is in flight, take nothing new. */
-  readonly closing: boolean;
-  /** The connection on `transport` is closed. */
-  connectionClosed(transport: Transport): void;
-  /** An error after the response began (its body stream failed): no response can say it any more. */
-  reportError(error: unknown, request: Request | null): void;
-}
+import { HttpParseError } from '../../http1/errors.js';
+import type { HeaderList, RequestHead } from '../../http1/head.js';
+import { RequestParser, type MessageHandler } from '../../http1/parser.js';
+import { statusForParseError, STATUS_REASONS } from '../../http1/status.js';
+import { dateHeaderLine } from '../../http1/writer.js';
+import type { ConnectionHost } from '../connection-host.js';
+import type { ConnectionInfo } from '../options.js';
+import { RequestBody, type BodyFlow } from '../request-body.js';
+import { IncomingRequest, asRequest, isValidAbsoluteTarget, isValidHost } from '../request.js';
+import { writeResponse, type WriteTarget } from '../response-writer.js';
+import { internalError } from '../internal-error.js';
+import { plainResponse } from '../plain-response.js';
+import type { ServerConnection, Transport } from '../transport.js';
 
 /** The server never switches protocols (it answers Upgrade requests as plain HTTP/1.1, RFC 9110 §7.8). */
 class ServerRequestParser extends RequestParser {
@@ -71,7 +60,7 @@ class Exchange implements BodyFlow {
   private abort: AbortController | null = null;
 
   constructor(
-    private readonly connection: Connection,
+    private readonly connection: Http1Connection,
     readonly head: RequestHead,
   ) {
     this.keepAlive = head.keepAlive;
@@ -101,7 +90,7 @@ class Exchange implements BodyFlow {
   }
 }
 
-export class Connection implements ServerConnection, MessageHandler<RequestHead>, WriteTarget {
+export class Http1Connection implements ServerConnection, MessageHandler<RequestHead>, WriteTarget {
   closed = false;
   private parser: RequestParser;
   private exchange: Exchange | null = null;
@@ -201,7 +190,7 @@ export class Connection implements ServerConnection, MessageHandler<RequestHead>
     if (head.method === 'CONNECT') {
       // A tunnel needs a raw socket, which the fetch contract has no room for.
       exchange.keepAlive = false;
-      return this.sendResponse(exchange, new Response('CONNECT is not supported\n', { status: 501 }));
+      return this.sendResponse(exchange, plainResponse(501, 'ERR_CONNECT_UNSUPPORTED'));
     }
     const request = new IncomingRequest(head, {
       scheme: this.scheme,

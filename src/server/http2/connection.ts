@@ -2,35 +2,35 @@
 // wasm HPACK decoder, each request to the same handler as HTTP/1.1, responses out as HEADERS and
 // flow-controlled DATA. Runtime-agnostic like the HTTP/1.1 connection: the adapter hands in a
 // Transport and forwards its events. Every error names the RFC section that makes it one.
-import { HttpParseError } from '../http1/errors.js';
-import type { HeaderList } from '../http1/head.js';
-import { HpackDecoder, HpackEncoder } from '../hpack/index.js';
-import { HpackError } from '../hpack/errors.js';
-import { internalError } from '../server/internal-error.js';
-import { plainResponse } from '../server/plain-response.js';
-import type { ConnectionHost } from '../server/connection.js';
-import type { ConnectionInfo } from '../server/options.js';
-import { IncomingRequest, asRequest, isValidHost } from '../server/request.js';
-import { declaredLength, responseParts, type ResponseParts } from '../server/response-source.js';
-import { ResponseBody } from '../server/body-chunks.js';
-import { bodyless } from '../server/response-writer.js';
-import { hasTrailers, trailersOf } from '../server/trailers.js';
-import type { ServerConnection, Transport } from '../server/transport.js';
-import { ConnectionError, ErrorCode, StreamError, type ErrorCodeName } from './errors.js';
-import { ReceiveWindow, SendWindow } from './flow-control.js';
-import { EMPTY, Flag, FrameType, uint32Bytes } from './frame/header.js';
-import { parseFrame, type Frame } from './frame/parse.js';
-import { FrameReader, type RawFrame } from './frame/reader.js';
-import { headerBlockPieces } from './frame/headers.js';
-import { goawayPayload } from './frame/goaway.js';
-import { settingsPayload, type Setting } from './frame/settings.js';
+import { HttpParseError } from '../../http1/errors.js';
+import type { HeaderList } from '../../http1/head.js';
+import { HpackDecoder, HpackEncoder } from '../../hpack/index.js';
+import { HpackError } from '../../hpack/errors.js';
+import { internalError } from '../internal-error.js';
+import { plainResponse } from '../plain-response.js';
+import type { ConnectionHost } from '../connection-host.js';
+import type { ConnectionInfo } from '../options.js';
+import { IncomingRequest, asRequest, isValidHost } from '../request.js';
+import { declaredLength, responseParts, type ResponseParts } from '../response-source.js';
+import { ResponseBody } from '../body-chunks.js';
+import { bodyless } from '../response-writer.js';
+import { hasTrailers, trailersOf } from '../trailers.js';
+import type { ServerConnection, Transport } from '../transport.js';
+import { ConnectionError, ErrorCode, StreamError, type ErrorCodeName } from '../../http2/errors.js';
+import { ReceiveWindow, SendWindow } from '../../http2/flow-control.js';
+import { EMPTY, Flag, FrameType, uint32Bytes } from '../../http2/frame/header.js';
+import { parseFrame, type Frame } from '../../http2/frame/parse.js';
+import { FrameReader, type RawFrame } from '../../http2/frame/reader.js';
+import { headerBlockPieces } from '../../http2/frame/headers.js';
+import { goawayPayload } from '../../http2/frame/goaway.js';
+import { settingsPayload, type Setting } from '../../http2/frame/settings.js';
 import { FrameWriter } from './frame-writer.js';
-import type { ResolvedHttp2Options } from './options.js';
-import { RateLimit } from './rate-limit.js';
-import { requestFields, trailerFields, type FieldList } from './request-fields.js';
-import { responseFields, trailerList } from './response-fields.js';
-import { applySettings, INITIAL_SETTINGS, settingsToSend, type Settings } from './settings.js';
-import { StreamStateMachine } from './stream-state.js';
+import type { ResolvedHttp2Options } from '../../http2/options.js';
+import { RateLimit } from '../../http2/rate-limit.js';
+import { requestFields, trailerFields, type FieldList } from '../../http2/request-fields.js';
+import { responseFields, trailerList } from '../../http2/response-fields.js';
+import { applySettings, INITIAL_SETTINGS, settingsToSend, type Settings } from '../../http2/settings.js';
+import { StreamStateMachine } from '../../http2/stream-state.js';
 import { Http2Stream, STREAM_HIGH_WATER_MARK, type StreamHost } from './stream.js';
 
 /** Closed streams remembered so late frames on them get the answer §5.1 asks for. */
@@ -364,7 +364,7 @@ export class Http2Connection implements ServerConnection, StreamHost {
     if (fields.contentLength !== null && fields.contentLength > this.maxBodyBytes) return this.bodyTooLarge(stream);
     if (fields.method === 'CONNECT') {
       // A tunnel needs a raw byte stream, which the fetch contract has no room for.
-      return this.sendResponse(stream, new Response('CONNECT is not supported\n', { status: 501 }));
+      return this.sendResponse(stream, plainResponse(501, 'ERR_CONNECT_UNSUPPORTED'));
     }
     const scheme = fields.scheme === 'http' || fields.scheme === 'https' ? fields.scheme : this.transport.encrypted ? 'https' : 'http';
     const request = new IncomingRequest(
@@ -698,7 +698,7 @@ export class Http2Connection implements ServerConnection, StreamHost {
     const error = new Error('the request timed out');
     stream.body?.fail(error);
     if (stream.responseStarted) return this.resetStream(stream.id, 'CANCEL');
-    this.sendResponse(stream, new Response('408 Request Timeout\n', { status: 408, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
+    this.sendResponse(stream, plainResponse(408, 'ERR_REQUEST_TIMEOUT'));
     stream.cancel(error);
   }
 
