@@ -31,6 +31,11 @@ const LINGER_MS = 2_000;
 const CLOSE_MESSAGE = 'wirespeed:close';
 /** The most text held back while corked. */
 const TEXT_BATCH_BYTES = 16 * 1024;
+/**
+ * Byte writes up to this size join the corked text (one write, not a writev of two buffers);
+ * larger ones would cost more to turn into text than the writev does.
+ */
+const JOINED_BYTES = 1024;
 
 class SocketTransport implements Transport {
   readonly remoteAddress: string;
@@ -55,7 +60,7 @@ class SocketTransport implements Transport {
   write(data: Uint8Array | string): boolean {
     const socket = this.socket;
     if (socket.writableEnded || socket.destroyed) return false;
-    if (this.corks > 0 && (typeof data === 'string' || data.length <= TEXT_BATCH_BYTES)) {
+    if (this.corks > 0 && (typeof data === 'string' || data.length <= JOINED_BYTES)) {
       // Small bytes join the text as latin1 (exact, and a native slice): a head and its body go
       // out in one write, not a writev of two buffers (which cost a quarter of a small response).
       this.pendingText += typeof data === 'string' ? data : Buffer.prototype.latin1Slice.call(data, 0, data.length);

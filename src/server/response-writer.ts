@@ -27,6 +27,11 @@ export interface WriteOptions {
 const encoder = new TextEncoder();
 // Text of printable ASCII is its own latin1 encoding; anything else goes through TextEncoder.
 const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
+/**
+ * Text longer than this is encoded natively instead of checked for ASCII: the regex scan of a
+ * 10 KB body was a quarter of its response's CPU, TextEncoder runs at copy speed.
+ */
+const SCANNED_TEXT = 1024;
 
 /** Statuses that never carry a body (RFC 9110 §6.4.1). */
 export function bodyless(status: number): boolean {
@@ -60,7 +65,7 @@ export function writeResponse(target: WriteTarget, response: Response, options: 
     }
     case 'text': {
       const text = source.text;
-      if (!NON_ASCII.test(text)) {
+      if (text.length <= SCANNED_TEXT && !NON_ASCII.test(text)) {
         const head = writeResponseHead(headInit(parts, text.length, options.keepAlive));
         transport.write(options.headRequest ? head : head + text);
       } else {
