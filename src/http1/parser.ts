@@ -306,8 +306,9 @@ export abstract class MessageParser<H extends MessageHead> {
   }
 
   /**
-   * Hands data[start, end) to onBody. No side effects here: `onBody?.(f(pos += n))` would skip the
-   * `+=` when onBody is absent, and body bytes would be parsed as requests.
+   * Hands data[start, end) to onBody. The caller advances its position itself, after this call:
+   * an update written inside an optional call's arguments is skipped when onBody is absent, and
+   * body bytes were once parsed as requests that way (the lint rule no-restricted-syntax guards it).
    */
   private emitBody(data: Uint8Array, start: number, end: number): void {
     const onBody = this.handler.onBody;
