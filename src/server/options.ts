@@ -1,6 +1,6 @@
 // What `serve()` accepts, and the limits it falls back to. Node's http server is the reference for
 // every default that it has; the rest are chosen to be safe on a public port.
-import { InvalidOptionError, OptionRangeError } from '../errors.js';
+import { InvalidOptionError, OptionRangeError, typeName } from '../errors.js';
 import { resolveOptions as resolveParserOptions, type ParserOptions } from '../http1/options.js';
 import { resolveHttp2Options, type Http2Options, type ResolvedHttp2Options } from '../http2/options.js';
 import type { Router } from '../router/index.js';
@@ -105,11 +105,9 @@ function count(name: string, value: number | undefined, fallback: number): numbe
   return value;
 }
 
+/** What a bad option value is: a string quoted (the typo shows), anything else as typeName says. */
 function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'object') return value.constructor?.name ?? 'an object';
-  return typeof value === 'function' ? 'a function' : `${typeof value} ${String(value)}`;
+  return typeof value === 'string' ? JSON.stringify(value) : typeName(value);
 }
 
 /** Every option `serve()` knows, on every runtime. */
