@@ -9,7 +9,7 @@ import { HpackDecoder, HpackEncoder } from '../../src/hpack/index.js';
 import { ReceiveWindow, SendWindow } from '../../src/http2/flow-control.js';
 import { encodeData, Flag, FrameReader, FrameType, parseFrame } from '../../src/http2/frame/index.js';
 import { FrameWriter } from '../../src/server/http2/frame-writer.js';
-import type { Transport } from '../../src/server/transport.js';
+import type { Transport } from '../../src/server/connection.js';
 import { hasCommand, runH2load, type H2LoadSpec } from '../harness/load.js';
 import { BROWSER_REQUEST, RESPONSE } from '../peers/hpack-inputs.js';
 import type { BenchCase, LoadRuns, Suite } from '../harness/types.js';

@@ -1,6 +1,6 @@
 // wirespeed/hono: what a hono app needs from the server besides `app.fetch`. The server passes its
 // ConnectionInfo as the second argument of the handler, which hono makes `c.env`.
-import type { ConnectionInfo } from '../server/options.js';
+import type { ConnectionInfo } from '../server/connection.js';
 
 /** hono's ConnInfo shape (hono/conninfo). */
 export interface ConnInfo {

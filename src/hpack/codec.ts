@@ -1,6 +1,6 @@
 // What the decoder and the encoder share: a handle to a codec inside wasm, freed explicitly or,
 // as a backstop, when the JS object is collected; and invalid once a trap replaced the instance.
-import { latin1Range } from '../http1/latin1.js';
+import { latin1Range } from '../latin1.js';
 import { ABI_MISUSE, Hpack } from '../wasm/abi.js';
 import { wasmCore, type WasmCore } from '../wasm/module.js';
 import { HpackError } from './errors.js';

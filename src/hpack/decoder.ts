@@ -1,6 +1,6 @@
 import { expectBytes } from '../errors.js';
-import type { HeaderList } from '../http1/head.js';
-import { latin1Range } from '../http1/latin1.js';
+import type { HeaderList } from '../fields.js';
+import { latin1Range } from '../latin1.js';
 import { Hpack } from '../wasm/abi.js';
 import { WasmCodec, type HpackField } from './codec.js';
 import { HpackError } from './errors.js';

@@ -1,5 +1,5 @@
 import { typeName } from '../errors.js';
-import type { HeaderList } from '../http1/head.js';
+import type { HeaderList } from '../fields.js';
 import { Hpack } from '../wasm/abi.js';
 import { WasmCodec } from './codec.js';
 import { HpackError } from './errors.js';

@@ -10,9 +10,11 @@ import {
   Head,
 } from '../wasm/abi.js';
 import type { TableReader } from '../wasm/module.js';
-import { latin1Range } from './latin1.js';
+import type { HeaderList } from '../fields.js';
+import { latin1Range } from '../latin1.js';
 
-export type HeaderList = [name: string, value: string][];
+export type { HeaderList };
+
 
 export type BodyKind = 'none' | 'length' | 'chunked' | 'until-close';
 const BODY_KINDS: Record<number, BodyKind> = {

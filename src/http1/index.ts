@@ -1,6 +1,6 @@
 export { HttpParseError, type HttpParseErrorCode } from './errors.js';
 export { MessageHead, RequestHead, ResponseHead, type BodyKind, type HeaderList } from './head.js';
-export { latin1, latin1Bytes } from './latin1.js';
+export { latin1, latin1Bytes } from '../latin1.js';
 export type { ParserOptions } from './options.js';
 export { parseRequest, parseResponse, type ParsedRequest, type ParsedResponse } from './parse.js';
 export {

@@ -13,7 +13,7 @@ import {
 import { wasmCore, type WasmCore } from '../wasm/module.js';
 import { HttpParseError } from './errors.js';
 import { RequestHead, ResponseHead, type HeaderList, type MessageHead } from './head.js';
-import { latin1Range, wantsAsciiHint } from './latin1.js';
+import { latin1Range, wantsAsciiHint } from '../latin1.js';
 import { resolveOptions, type ParserOptions, type ResolvedOptions } from './options.js';
 
 /** What a parser reports, in order, for each message. */

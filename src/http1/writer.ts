@@ -1,46 +1,25 @@
 // The HTTP/1.1 response writer: heads built from pre-made status lines and a per-second Date.
-import { CodedError } from '../errors.js';
-import type { HeaderList } from './head.js';
+import { BAD_VALUE, checkField, httpDate, HttpWriteError, type HeaderList } from '../fields.js';
 import { STATUS_REASONS } from './status.js';
 
-/** A response head that would inject or break framing (CR/LF/NUL, a bad name, a bad status). */
-export class HttpWriteError extends CodedError<'ERR_INVALID_HEADER_NAME' | 'ERR_INVALID_HEADER_VALUE' | 'ERR_INVALID_STATUS'> {}
+export { HttpWriteError };
 
 const STATUS_LINES: string[] = [];
 for (const [code, reason] of Object.entries(STATUS_REASONS)) {
   STATUS_LINES[Number(code)] = `HTTP/1.1 ${code} ${reason}\r\n`;
 }
 
-/** A field name (RFC 9110 §5.1: a token). */
-export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** Anything but HTAB, SP, VCHAR and obs-text (RFC 9110 §5.5): CR, LF and NUL among them. */
-const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
-
-let dateSecond = -1;
 let dateValue = '';
 let dateLine = '';
 
-/** The IMF-fixdate of now (RFC 9110 §5.6.7), rebuilt at most once per second. */
-export function httpDate(now: number = Date.now()): string {
-  const second = Math.floor(now / 1000);
-  if (second !== dateSecond) {
-    dateSecond = second;
-    dateValue = new Date(second * 1000).toUTCString();
-    dateLine = `Date: ${dateValue}\r\n`;
-  }
-  return dateValue;
-}
-
 /** `Date: <IMF-fixdate>\r\n`, rebuilt at most once per second. */
 export function dateHeaderLine(now: number = Date.now()): string {
-  httpDate(now);
+  const value = httpDate(now);
+  if (value !== dateValue) {
+    dateValue = value;
+    dateLine = `Date: ${value}\r\n`;
+  }
   return dateLine;
-}
-
-/** Throws HttpWriteError for a field that would break framing; `kind` names it in the message. */
-export function checkField(name: string, value: string, kind: 'header' | 'trailer' = 'header'): void {
-  if (!TOKEN.test(name)) throw new HttpWriteError('ERR_INVALID_HEADER_NAME', `invalid ${kind} name ${JSON.stringify(name)}`);
-  if (BAD_VALUE.test(value)) throw new HttpWriteError('ERR_INVALID_HEADER_VALUE', `invalid value for ${kind} ${name}`);
 }
 
 export function statusLine(status: number, reason?: string): string {

@@ -1,8 +1,10 @@
 // A decoded request header list to a request (RFC 9113 §8.2, §8.3). Any rule broken makes the
 // request malformed, which is a stream error PROTOCOL_ERROR (§8.1.1): the connection goes on.
+import { CONNECTION_SPECIFIC, type HeaderList } from '../fields.js';
 import { StreamError } from './errors.js';
 
-export type FieldList = [name: string, value: string][];
+/** A decoded header list (the same shape as every protocol's). */
+export type FieldList = HeaderList;
 
 export interface RequestFields {
   method: string;
@@ -18,8 +20,6 @@ export interface RequestFields {
 }
 
 const REQUEST_PSEUDO = new Set([':method', ':scheme', ':authority', ':path']);
-/** Connection-specific fields (§8.2.2). */
-const CONNECTION_SPECIFIC = new Set(['connection', 'proxy-connection', 'keep-alive', 'transfer-encoding', 'upgrade']);
 /** §8.2.1: names are lowercase, with no control, space, DEL or non-ASCII; pseudo names start with ':'. */
 const BAD_NAME = /[^\x21-\x40\x5b-\x7e]/;
 /** §8.2.1: no NUL, CR or LF, and no leading or trailing space or tab. */
@@ -29,7 +29,8 @@ function malformed(streamId: number, why: string): StreamError {
   return new StreamError(streamId, 'PROTOCOL_ERROR', `malformed request: ${why}`);
 }
 
-function checkField(streamId: number, name: string, value: string, pseudo: boolean): void {
+/** §8.2.1: the rules a received field must follow, or the request is malformed. */
+function checkReceivedField(streamId: number, name: string, value: string, pseudo: boolean): void {
   if (name.length === 0 || BAD_NAME.test(pseudo ? name.slice(1) : name)) throw malformed(streamId, `field name ${JSON.stringify(name)}`);
   if (BAD_VALUE.test(value)) throw malformed(streamId, `value of ${name}`);
 }
@@ -47,12 +48,12 @@ export function requestFields(streamId: number, list: FieldList): RequestFields 
       if (!REQUEST_PSEUDO.has(name)) throw malformed(streamId, `pseudo-header ${name}`);
       if (regularSeen) throw malformed(streamId, `${name} after a regular field`);
       if (pseudo.has(name)) throw malformed(streamId, `${name} twice`);
-      checkField(streamId, name, value, true);
+      checkReceivedField(streamId, name, value, true);
       pseudo.set(name, value);
       continue;
     }
     regularSeen = true;
-    checkField(streamId, name, value, false);
+    checkReceivedField(streamId, name, value, false);
     if (CONNECTION_SPECIFIC.has(name)) throw malformed(streamId, `connection-specific field ${name}`);
     // §8.2.2: TE may only say "trailers".
     if (name === 'te' && value !== 'trailers') throw malformed(streamId, `te: ${value}`);
@@ -92,7 +93,7 @@ export function requestFields(streamId: number, list: FieldList): RequestFields 
 export function trailerFields(streamId: number, list: FieldList): FieldList {
   for (const [name, value] of list) {
     if (name.charCodeAt(0) === 58) throw malformed(streamId, `pseudo-header ${name} in trailers`);
-    checkField(streamId, name, value, false);
+    checkReceivedField(streamId, name, value, false);
   }
   return list;
 }

@@ -1,11 +1,7 @@
 // A response's fields as an HTTP/2 header list (RFC 9113 §8.3.2, §8.2): `:status` first, names in
 // lowercase, no connection-specific fields (§8.2.2), Content-Length from the body when it is known,
 // and a Date as the HTTP/1.1 writer adds one.
-import type { HeaderList } from '../http1/head.js';
-import { checkField, httpDate } from '../http1/writer.js';
-
-/** §8.2.2: these are HTTP/1.1 connection fields; an HTTP/2 message must not carry them. */
-const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+import { checkField, CONNECTION_SPECIFIC, httpDate, type HeaderList } from '../fields.js';
 
 const STATUS_TEXT: string[] = [];
 

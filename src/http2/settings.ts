@@ -15,12 +15,17 @@ export interface Settings {
   maxHeaderListSize: number;
 }
 
+/** SETTINGS_HEADER_TABLE_SIZE until a peer says otherwise (§6.5.2). */
+export const DEFAULT_HEADER_TABLE_SIZE = 4096;
+/** SETTINGS_INITIAL_WINDOW_SIZE until a peer says otherwise, and every connection's first window (§6.9.2). */
+export const DEFAULT_INITIAL_WINDOW_SIZE = 65_535;
+
 /** What a peer is assumed to have until its first SETTINGS arrives (§6.5.2). */
 export const INITIAL_SETTINGS: Readonly<Settings> = Object.freeze({
-  headerTableSize: 4096,
+  headerTableSize: DEFAULT_HEADER_TABLE_SIZE,
   enablePush: true,
   maxConcurrentStreams: Infinity,
-  initialWindowSize: 65_535,
+  initialWindowSize: DEFAULT_INITIAL_WINDOW_SIZE,
   maxFrameSize: DEFAULT_MAX_FRAME_SIZE,
   maxHeaderListSize: Infinity,
 });

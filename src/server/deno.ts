@@ -4,9 +4,10 @@
 import { checkServeOptions, ServerBase, type Server, type ServeOptions } from './options.js';
 import { installLightResponse } from './light-response.js';
 import { ServerCore } from './server-core.js';
-import type { Transport, TransportEvents } from './transport.js';
+import { headTimeout, type Transport, type TransportEvents } from './connection.js';
 
-export type { ConnectionInfo, FetchHandler, RouteHandler, ServeOptions, Server } from './options.js';
+export type { ConnectionInfo } from './connection.js';
+export type { FetchHandler, RouteHandler, ServeOptions, Server } from './options.js';
 export type { Http2Options } from '../http2/options.js';
 export { requestTrailers, withTrailers } from './trailers.js';
 export { LightResponse, RuntimeResponse } from './light-response.js';
@@ -221,8 +222,7 @@ class DenoServer extends ServerBase {
     if (encrypted && conn.handshake) {
       // ALPN is known once the handshake is done; a failed handshake is a closed connection, and
       // one that stalls is cut like a stalled head (the core's deadlines start after it).
-      const { headersTimeout, requestTimeout } = this.core.options;
-      const cut = setTimeout(() => transport.destroy(), Math.min(headersTimeout, requestTimeout));
+      const cut = setTimeout(() => transport.destroy(), headTimeout(this.core.options));
       try {
         transport.alpnProtocol = (await conn.handshake()).alpnProtocol;
       } catch {

@@ -9,7 +9,7 @@
 // Bodies kept as given: string, bytes (copied, as the Fetch standard does), Blob,
 // URLSearchParams, and an untouched `body` stream of another light response (so middleware that
 // re-wraps a response, `new Response(res.body, res)`, keeps it light and its length known).
-import { TOKEN } from '../http1/writer.js';
+import { TOKEN } from '../fields.js';
 import { delegateToNative } from './native-delegate.js';
 
 /** The runtime's own Response, even when this module loads after the global was replaced. */

@@ -7,9 +7,10 @@ import { OptionRangeError } from '../errors.js';
 import { checkServeOptions, ServerBase, type Server, type ServeOptions } from './options.js';
 import { installLightResponse } from './light-response.js';
 import { ServerCore } from './server-core.js';
-import type { Transport, TransportEvents } from './transport.js';
+import { headTimeout, type Transport, type TransportEvents } from './connection.js';
 
-export type { ConnectionInfo, FetchHandler, RouteHandler, ServeOptions, Server } from './options.js';
+export type { ConnectionInfo } from './connection.js';
+export type { FetchHandler, RouteHandler, ServeOptions, Server } from './options.js';
 export type { Http2Options } from '../http2/options.js';
 export { requestTrailers, withTrailers } from './trailers.js';
 export { LightResponse, RuntimeResponse } from './light-response.js';
@@ -139,7 +140,7 @@ class NodeServer extends ServerBase {
             allowHalfOpen: false,
             ALPNProtocols: options.http2 ? ['h2', 'http/1.1'] : ['http/1.1'],
             // A stalled handshake is cut like a stalled head (the core's deadlines start after it).
-            handshakeTimeout: Math.min(core.options.headersTimeout, core.options.requestTimeout),
+            handshakeTimeout: headTimeout(core.options),
           },
           (socket) => attach(core, socket, true),
         )

@@ -2,16 +2,11 @@
 // every default that it has; the rest are chosen to be safe on a public port.
 import { InvalidOptionError, OptionRangeError, typeName } from '../errors.js';
 import { resolveOptions as resolveParserOptions, type ParserOptions } from '../http1/options.js';
+import type { ConnectionInfo } from './connection.js';
 import { resolveHttp2Options, type Http2Options, type ResolvedHttp2Options } from '../http2/options.js';
 import type { Router } from '../router/index.js';
 
 /** What a handler learns about the connection besides the request. */
-export interface ConnectionInfo {
-  readonly remoteAddress: string;
-  readonly remotePort: number;
-  /** True on TLS. */
-  readonly encrypted: boolean;
-}
 
 /** A handler in the web-standard shape: hono's `app.fetch` is one. */
 export type FetchHandler = (request: Request, info: ConnectionInfo) => Response | Promise<Response>;

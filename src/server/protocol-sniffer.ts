@@ -4,7 +4,7 @@
 // of an invalid preface (a 400 in HTTP/1.1 text would be garbage to an HTTP/2 client).
 import { concat } from '../bytes.js';
 import { prefaceState } from '../http2/frame/reader.js';
-import type { ServerConnection, Transport } from './transport.js';
+import type { ServerConnection, Transport } from './connection.js';
 
 /** Past this many bytes without a line end, the HTTP/1.1 parser decides (431 or 414). */
 const MAX_LINE_WAIT = 8 * 1024;

@@ -13,7 +13,7 @@ export interface BodyFlow {
 }
 
 import { concatAll } from '../bytes.js';
-import type { HeaderList } from '../http1/head.js';
+import type { HeaderList } from '../fields.js';
 
 const HIGH_WATER_MARK = 64 * 1024;
 

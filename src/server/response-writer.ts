@@ -1,10 +1,10 @@
 // Writes a web `Response` as HTTP/1.1 bytes. String and byte bodies go out with the head in one
 // write and no promise; streams are copied chunk by chunk, waiting for the socket to drain.
 import { CHUNK_END, LAST_CHUNK, chunkHeader, lastChunk, writeResponseHead, type ResponseHeadInit } from '../http1/writer.js';
-import { ResponseBody, ResponseBodyError } from './body-chunks.js';
-import { declaredLength, responseParts, type ResponseParts } from './response-source.js';
-import { hasTrailers, trailersOf } from './trailers.js';
-import type { Transport } from './transport.js';
+import { ResponseBodyError, type ResponseBody } from './body-chunks.js';
+import type { Transport } from './connection.js';
+import { prepareResponse, streamLength, type PreparedResponse } from './prepare-response.js';
+import { trailersOf } from './trailers.js';
 
 /** The connection as the writer sees it. */
 export interface WriteTarget {
@@ -23,7 +23,6 @@ export interface WriteOptions {
   chunkedAllowed: boolean;
 }
 
-
 const encoder = new TextEncoder();
 // Text of printable ASCII is its own latin1 encoding; anything else goes through TextEncoder.
 const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
@@ -33,13 +32,8 @@ const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
  */
 const SCANNED_TEXT = 1024;
 
-/** Statuses that never carry a body (RFC 9110 §6.4.1). */
-export function bodyless(status: number): boolean {
-  return status === 204 || status === 304 || status < 200;
-}
-
-function headInit(parts: ResponseParts, body: ResponseHeadInit['body'], keepAlive: boolean): ResponseHeadInit {
-  return { status: parts.status, reason: parts.reason, headers: parts.headers, body, keepAlive };
+function headInit(prepared: PreparedResponse, body: ResponseHeadInit['body'], keepAlive: boolean): ResponseHeadInit {
+  return { status: prepared.status, reason: prepared.reason, headers: prepared.headers, body, keepAlive };
 }
 
 /**
@@ -48,62 +42,53 @@ function headInit(parts: ResponseParts, body: ResponseHeadInit['body'], keepAliv
  * that would break framing, ResponseBodyError for a broken stream (after the head is out).
  */
 export function writeResponse(target: WriteTarget, response: Response, options: WriteOptions): Promise<void> | undefined {
-  const parts = responseParts(response);
-  const source = parts.source;
+  const prepared = prepareResponse(response, options.headRequest);
   const transport = target.transport;
-  if (bodyless(parts.status)) {
-    transport.write(writeResponseHead(headInit(parts, 'none', options.keepAlive)));
-    if (source.kind === 'stream') void source.stream.cancel().catch(() => undefined);
-    return undefined;
-  }
-  switch (source.kind) {
-    case 'none': {
-      // HEAD: the length GET would have, when the handler says it (RFC 9110 §9.3.2).
-      const length = options.headRequest ? (declaredLength(parts.headers) ?? 0) : 0;
-      transport.write(writeResponseHead(headInit(parts, length, options.keepAlive)));
+  const body = prepared.body;
+  switch (body.kind) {
+    case 'omitted':
+      transport.write(writeResponseHead(headInit(prepared, 'none', options.keepAlive)));
       return undefined;
-    }
+    case 'empty':
+      transport.write(writeResponseHead(headInit(prepared, body.length, options.keepAlive)));
+      return undefined;
     case 'text': {
-      const text = source.text;
+      const text = body.text;
       if (text.length <= SCANNED_TEXT && !NON_ASCII.test(text)) {
-        const head = writeResponseHead(headInit(parts, text.length, options.keepAlive));
-        transport.write(options.headRequest ? head : head + text);
+        const head = writeResponseHead(headInit(prepared, text.length, options.keepAlive));
+        transport.write(prepared.headOnly ? head : head + text);
       } else {
-        writeBytes(transport, parts, encoder.encode(text), options);
+        writeBytes(transport, prepared, encoder.encode(text), options);
       }
       return undefined;
     }
     case 'bytes':
-      writeBytes(transport, parts, source.bytes, options);
+      writeBytes(transport, prepared, body.bytes, options);
       return undefined;
     case 'stream':
-      return writeStream(target, response, parts, source.stream, source.length, options);
+      return writeStream(target, prepared, body.body, body.known, options);
   }
 }
 
-function writeBytes(transport: Transport, parts: ResponseParts, bytes: Uint8Array, options: WriteOptions): void {
+function writeBytes(transport: Transport, prepared: PreparedResponse, bytes: Uint8Array, options: WriteOptions): void {
   transport.cork();
-  transport.write(writeResponseHead(headInit(parts, bytes.length, options.keepAlive)));
-  if (!options.headRequest && bytes.length) transport.write(bytes);
+  transport.write(writeResponseHead(headInit(prepared, bytes.length, options.keepAlive)));
+  if (!prepared.headOnly && bytes.length) transport.write(bytes);
   transport.uncork();
 }
 
-async function writeStream(target: WriteTarget, response: Response, parts: ResponseParts, stream: ReadableStream<Uint8Array>, known: number, options: WriteOptions): Promise<void> {
+async function writeStream(target: WriteTarget, prepared: PreparedResponse, body: ResponseBody, known: number, options: WriteOptions): Promise<void> {
   const transport = target.transport;
-  const body = new ResponseBody(stream);
-  const declared = known >= 0 ? known : declaredLength(parts.headers);
-  let length = declared;
-  // No length given: what the stream has ready now may be all of it, and then its length is known
-  // (for HEAD too: its head says what GET's would). Trailers need chunked framing (RFC 9112 §7.1.2).
-  const withTrailers = hasTrailers(response) ? response : null;
-  if (length === null && !withTrailers && (await body.readAhead())) length = body.aheadBytes;
+  // Trailers need chunked framing (RFC 9112 §7.1.2), so no read ahead for a length then.
+  const withTrailers = prepared.trailers;
+  const length = await streamLength(prepared, body, known, !withTrailers);
   if (target.closed) return body.cancel();
   // HEAD gets the framing GET would get (RFC 9110 §9.3.2): a head with neither length nor
   // chunking leaves a client that does not track the method waiting for the close.
   const framing = length !== null ? length : options.chunkedAllowed ? 'chunked' : 'close';
   if (framing === 'close') options.keepAlive = false;
-  const head = writeResponseHead(headInit(parts, framing, options.keepAlive));
-  if (options.headRequest) {
+  const head = writeResponseHead(headInit(prepared, framing, options.keepAlive));
+  if (prepared.headOnly) {
     transport.write(head);
     return body.cancel();
   }

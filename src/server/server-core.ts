@@ -9,13 +9,12 @@ import { ANY_METHOD, Router } from '../router/index.js';
 import { Http2Connection } from './http2/connection.js';
 import { ErrorCode } from '../http2/errors.js';
 import { encodeGoaway, encodeSettings } from '../http2/frame/index.js';
-import type { ConnectionHost } from './connection-host.js';
 import { Http1Connection } from './http1/connection.js';
-import { resolveServeOptions, type ConnectionInfo, type ResolvedServeOptions, type RouteHandler, type ServeOptions } from './options.js';
+import { resolveServeOptions, type ResolvedServeOptions, type RouteHandler, type ServeOptions } from './options.js';
 import { internalError } from './internal-error.js';
 import { plainResponse } from './plain-response.js';
 import { ProtocolSniffer } from './protocol-sniffer.js';
-import type { ServerConnection, Transport } from './transport.js';
+import { headTimeout, type ConnectionHost, type ConnectionInfo, type ServerConnection, type Transport } from './connection.js';
 
 const OVERLOADED = `HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n`;
 const REFUSED_H2 = concat(encodeSettings([]), encodeGoaway(0, ErrorCode.REFUSED_STREAM, 'over the connection limit'));
@@ -90,7 +89,6 @@ export class ServerCore implements ConnectionHost {
     const http2 = this.options.http2;
     if (!http2 || transport.alpnProtocol === 'http/1.1') return new Http1Connection(transport, this);
     if (transport.alpnProtocol === 'h2') return new Http2Connection(transport, this, http2);
-    const o = this.options;
     return new ProtocolSniffer(
       transport,
       (isHttp2) => {
@@ -98,7 +96,7 @@ export class ServerCore implements ConnectionHost {
         this.connections.set(transport, connection);
         return connection;
       },
-      Math.min(o.headersTimeout, o.requestTimeout),
+      headTimeout(this.options),
       () => this.connectionClosed(transport),
     );
   }

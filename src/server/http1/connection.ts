@@ -2,18 +2,19 @@
 // requests wait in the parser, so responses go out in order), responses out through the writer.
 // Runtime-agnostic: the adapter hands in a Transport and forwards its events.
 import { HttpParseError } from '../../http1/errors.js';
-import type { HeaderList, RequestHead } from '../../http1/head.js';
+import type { HeaderList } from '../../fields.js';
+import type { RequestHead } from '../../http1/head.js';
 import { RequestParser, type MessageHandler } from '../../http1/parser.js';
-import { statusForParseError, STATUS_REASONS } from '../../http1/status.js';
-import { dateHeaderLine } from '../../http1/writer.js';
-import type { ConnectionHost } from '../connection-host.js';
-import type { ConnectionInfo } from '../options.js';
-import { RequestBody, type BodyFlow } from '../request-body.js';
+import { statusForParseError } from '../../http1/status.js';
+import { writeResponseHead } from '../../http1/writer.js';
+import { Exchange } from '../exchange.js';
+import { RequestBody } from '../request-body.js';
 import { IncomingRequest, asRequest, isValidAbsoluteTarget, isValidHost } from '../request.js';
+import { discardResponse } from '../prepare-response.js';
 import { writeResponse, type WriteTarget } from '../response-writer.js';
 import { internalError } from '../internal-error.js';
-import { plainResponse } from '../plain-response.js';
-import type { ServerConnection, Transport } from '../transport.js';
+import { PLAIN_FIELDS, plainResponse, plainText } from '../plain-response.js';
+import { headTimeout, type ConnectionHost, type ConnectionInfo, type ServerConnection, type Transport } from '../connection.js';
 
 /** The server never switches protocols (it answers Upgrade requests as plain HTTP/1.1, RFC 9110 §7.8). */
 class ServerRequestParser extends RequestParser {
@@ -47,36 +48,22 @@ const CONTINUE = 'HTTP/1.1 100 Continue\r\n\r\n';
 const DRAIN_LIMIT = 64 * 1024;
 
 /** One request and its response. */
-class Exchange implements BodyFlow {
-  readonly body: RequestBody | null;
+class Http1Exchange extends Exchange {
   requestComplete = false;
-  responseStarted = false;
   responseDone = false;
   keepAlive: boolean;
   /** Body bytes received so far. */
   received = 0;
-  /** The handler's request (null for requests the server answers itself). */
-  request: Request | null = null;
-  private abort: AbortController | null = null;
 
   constructor(
     private readonly connection: Http1Connection,
     readonly head: RequestHead,
   ) {
+    super();
     this.keepAlive = head.keepAlive;
     // `Content-Length: 0` on a POST is an empty body, not none (as node:http and Deno.serve give it).
     const hasBody = head.bodyKind === 'chunked' || head.contentLength > 0 || (head.contentLength === 0 && head.method !== 'GET' && head.method !== 'HEAD');
-    this.body = hasBody ? new RequestBody(this, head.expectContinue) : null;
-  }
-
-  signal(): AbortSignal {
-    return (this.abort ??= new AbortController()).signal;
-  }
-
-  /** The client went away before the response was done. */
-  cancel(reason: Error): void {
-    this.body?.fail(reason);
-    this.abort?.abort(reason);
+    if (hasBody) this.body = new RequestBody(this, head.expectContinue);
   }
 
   pause(): void {
@@ -93,7 +80,7 @@ class Exchange implements BodyFlow {
 export class Http1Connection implements ServerConnection, MessageHandler<RequestHead>, WriteTarget {
   closed = false;
   private parser: RequestParser;
-  private exchange: Exchange | null = null;
+  private exchange: Http1Exchange | null = null;
   private requests = 0;
   private pausedBy = 0;
   /** Set once this connection will not take another request. */
@@ -119,7 +106,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     });
     this.scheme = transport.encrypted ? 'https' : 'http';
     this.requestStart = Date.now();
-    this.deadline = this.requestStart + this.headTimeout();
+    this.deadline = this.requestStart + headTimeout(this.host.options);
   }
 
   // ---- transport events ----
@@ -129,7 +116,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     this.receiving = true;
     if (this.deadlineKind === DEADLINE_IDLE) {
       this.requestStart = Date.now();
-      this.setDeadline(DEADLINE_HEAD, this.requestStart + this.headTimeout());
+      this.setDeadline(DEADLINE_HEAD, this.requestStart + headTimeout(this.host.options));
     }
     this.transport.cork();
     this.parse(() => this.parser.execute(chunk));
@@ -177,7 +164,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
 
   onHead(head: RequestHead): void {
     this.requests++;
-    const exchange = new Exchange(this, head);
+    const exchange = new Http1Exchange(this, head);
     this.exchange = exchange;
     if (exchange.body) this.setDeadline(DEADLINE_BODY, this.requestStart + this.host.options.requestTimeout);
     else this.setDeadline(DEADLINE_NONE, 0);
@@ -274,11 +261,6 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     else if (before && !this.pausedBy && !this.closed) this.transport.resume();
   }
 
-  private headTimeout(): number {
-    const { headersTimeout, requestTimeout } = this.host.options;
-    return Math.min(headersTimeout, requestTimeout);
-  }
-
   private setDeadline(kind: number, at: number): void {
     this.deadlineKind = kind;
     this.deadline = at;
@@ -327,10 +309,8 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     if (this.exchange) {
       this.exchange.responseStarted = this.exchange.responseDone = true;
     }
-    const body = `${status} ${STATUS_REASONS[status]} (${code})\n`;
-    this.transport.write(
-      `HTTP/1.1 ${status} ${STATUS_REASONS[status]}\r\nConnection: close\r\n${dateHeaderLine()}Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
-    );
+    const text = plainText(status, code);
+    this.transport.write(writeResponseHead({ status, headers: PLAIN_FIELDS, body: text.length, keepAlive: false }) + text);
     this.end();
   }
 
@@ -342,11 +322,8 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     this.transport.end();
   }
 
-  private sendResponse(exchange: Exchange, response: Response): void {
-    if (this.closed || exchange.responseStarted) {
-      void response.body?.cancel().catch(() => undefined);
-      return;
-    }
+  private sendResponse(exchange: Http1Exchange, response: Response): void {
+    if (this.closed || exchange.responseStarted) return discardResponse(response);
     exchange.responseStarted = true;
     if (!exchange.requestComplete && exchange.body) {
       // A client waiting for 100 Continue never sent its body: the connection cannot be reused.
@@ -378,7 +355,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     );
   }
 
-  private responseDone(exchange: Exchange): void {
+  private responseDone(exchange: Http1Exchange): void {
     exchange.responseDone = true;
     if (this.closed) return;
     if (!exchange.keepAlive) {

@@ -1,7 +1,7 @@
 // Outgoing frames, gathered into one buffer and written once per batch: the responses of one read
 // (or of one tick) leave in one write, not one write per frame. Large DATA payloads are written as
 // they are, after what is gathered, so their bytes are not copied.
-import type { Transport } from '../transport.js';
+import type { Transport } from '../connection.js';
 import { FRAME_HEADER_SIZE, writeFrameHeader } from '../../http2/frame/header.js';
 
 /** A payload this large goes to the transport as it is instead of being copied into the batch. */

@@ -1,10 +1,11 @@
 // One HTTP/2 stream of a server connection: its state (§5.1), its two flow-control windows, the
-// request body fed by DATA, and the response bytes waiting for send window. The connection does
-// the I/O; a stream only keeps account.
-import type { HeaderList } from '../../http1/head.js';
-import { RequestBody, type BodyFlow } from '../request-body.js';
+// request body fed by DATA, and the response waiting for send window. The connection does the
+// I/O; a stream only keeps account.
+import { Exchange } from '../exchange.js';
+import { RequestBody } from '../request-body.js';
 import { ReceiveWindow, SendWindow } from '../../http2/flow-control.js';
 import { StreamStateMachine } from '../../http2/stream-state.js';
+import { Outbound } from './send.js';
 
 /** What a stream asks of its connection. */
 export interface StreamHost {
@@ -14,14 +15,10 @@ export interface StreamHost {
   sendContinue(stream: Http2Stream): void;
 }
 
-/** Response bytes queued past this make a streaming response wait (its producer is paused). */
-export const STREAM_HIGH_WATER_MARK = 64 * 1024;
-
-export class Http2Stream implements BodyFlow {
+export class Http2Stream extends Exchange {
   readonly state: StreamStateMachine;
   readonly sendWindow: SendWindow;
   readonly receiveWindow: ReceiveWindow;
-  body: RequestBody | null = null;
   /** From the request's Content-Length, checked against the DATA received (§8.1.1). */
   contentLength: number | null = null;
   received = 0;
@@ -29,21 +26,12 @@ export class Http2Stream implements BodyFlow {
   bodyRefused = false;
   headRequest = false;
   expectsContinue = false;
-  responseStarted = false;
-  /** The handler's request (null for requests the server answers itself). */
-  request: Request | null = null;
   readonly startedAt = Date.now();
-
-  /** Response DATA not yet sent for want of window. */
-  readonly pending: Uint8Array[] = [];
-  pendingBytes = 0;
-  /** END_STREAM goes out after `pending`: with `trailers` as a HEADERS frame, or on the last DATA. */
-  endQueued = false;
-  trailers: HeaderList | null = null;
+  /** The response DATA waiting for window (see send.ts). */
+  readonly outbound = new Outbound();
 
   private paused = false;
   private unreleased = 0;
-  private abort: AbortController | null = null;
   private writableWaiters: (() => void)[] = [];
 
   constructor(
@@ -52,6 +40,7 @@ export class Http2Stream implements BodyFlow {
     sendWindow: number,
     receiveWindow: number,
   ) {
+    super();
     this.state = new StreamStateMachine(id);
     this.sendWindow = new SendWindow(id, sendWindow);
     this.receiveWindow = new ReceiveWindow(id, receiveWindow);
@@ -59,10 +48,6 @@ export class Http2Stream implements BodyFlow {
 
   openBody(): RequestBody {
     return (this.body = new RequestBody(this, this.expectsContinue));
-  }
-
-  signal(): AbortSignal {
-    return (this.abort ??= new AbortController()).signal;
   }
 
   /** Body bytes arrived (a copy: the frame's bytes are reused). */
@@ -76,9 +61,8 @@ export class Http2Stream implements BodyFlow {
   }
 
   /** The peer reset the stream, or the connection went away. */
-  cancel(reason: Error): void {
-    this.body?.fail(reason);
-    this.abort?.abort(reason);
+  override cancel(reason: Error): void {
+    super.cancel(reason);
     this.wakeWriters();
   }
 

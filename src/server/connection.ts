@@ -1,5 +1,15 @@
-// The little a connection needs from a runtime's socket. An adapter implements it and forwards the
-// socket's events to the connection's `onData`/`onEnd`/`onDrain`/`onClose`.
+// The seams around a protocol connection (HTTP/1.1, HTTP/2, next WebSocket): below it the
+// runtime's socket as a Transport (an adapter implements it and forwards the socket's events to
+// `onData`/`onEnd`/`onDrain`/`onClose`), above it the server core as a ConnectionHost.
+import type { ResolvedServeOptions } from './options.js';
+
+/** Who is on the other end of a connection, as the handler sees it. */
+export interface ConnectionInfo {
+  readonly remoteAddress: string;
+  readonly remotePort: number;
+  /** True on TLS. */
+  readonly encrypted: boolean;
+}
 
 export interface Transport {
   /**
@@ -43,4 +53,22 @@ export interface ServerConnection extends TransportEvents {
   /** Graceful shutdown: finish what is in flight, take nothing new. */
   shutdown(): void;
   destroy(error?: unknown): void;
+}
+
+/** What a protocol connection needs from the server it belongs to (server-core.ts). */
+export interface ConnectionHost {
+  readonly options: ResolvedServeOptions;
+  /** Runs the handler (routes, fetch, onError): a Response or a promise of one, never a throw. */
+  respond(request: Request, info: ConnectionInfo): Response | Promise<Response>;
+  /** The server is shutting down: finish what is in flight, take nothing new. */
+  readonly closing: boolean;
+  /** The connection on `transport` is closed. */
+  connectionClosed(transport: Transport): void;
+  /** An error after the response began (its body stream failed): no response can say it any more. */
+  reportError(error: unknown, request: Request | null): void;
+}
+
+/** How long a new connection (or request) may take to send a whole head: the shorter of the two limits. */
+export function headTimeout(options: Pick<ResolvedServeOptions, 'headersTimeout' | 'requestTimeout'>): number {
+  return Math.min(options.headersTimeout, options.requestTimeout);
 }

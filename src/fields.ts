@@ -1,0 +1,40 @@
+// The vocabulary every protocol shares for header fields: the list shape, the rules a field must
+// follow to be written (RFC 9110 §5), the fields that belong to one connection, and the date.
+import { CodedError } from './errors.js';
+
+/** Fields in wire order: [name, value] pairs, names as given. */
+export type HeaderList = [name: string, value: string][];
+
+/** A field or status that would inject or break framing (CR/LF/NUL, a bad name, a bad status). */
+export class HttpWriteError extends CodedError<'ERR_INVALID_HEADER_NAME' | 'ERR_INVALID_HEADER_VALUE' | 'ERR_INVALID_STATUS'> {}
+
+/** A field name (RFC 9110 §5.1: a token). */
+export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Anything but HTAB, SP, VCHAR and obs-text (RFC 9110 §5.5): CR, LF and NUL among them. */
+export const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/** Throws HttpWriteError for a field that would break framing; `kind` names it in the message. */
+export function checkField(name: string, value: string, kind: 'header' | 'trailer' = 'header'): void {
+  if (!TOKEN.test(name)) throw new HttpWriteError('ERR_INVALID_HEADER_NAME', `invalid ${kind} name ${JSON.stringify(name)}`);
+  if (BAD_VALUE.test(value)) throw new HttpWriteError('ERR_INVALID_HEADER_VALUE', `invalid value for ${kind} ${name}`);
+}
+
+/**
+ * Fields that describe one hop's connection (RFC 9110 §7.6.1), lowercase: HTTP/2 forbids them in
+ * a message (RFC 9113 §8.2.2), and HTTP/1.1 framing owns `transfer-encoding`.
+ */
+export const CONNECTION_SPECIFIC: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+
+const MS_PER_SECOND = 1000;
+let dateSecond = -1;
+let dateValue = '';
+
+/** The IMF-fixdate of now (RFC 9110 §5.6.7), rebuilt at most once per second. */
+export function httpDate(now: number = Date.now()): string {
+  const second = Math.floor(now / MS_PER_SECOND);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateValue = new Date(second * MS_PER_SECOND).toUTCString();
+  }
+  return dateValue;
+}

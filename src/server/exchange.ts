@@ -1,0 +1,29 @@
+// One request and its response, whatever the protocol: what the handler's signal, the request
+// body and the response's progress share on HTTP/1.1 (Http1Exchange) and HTTP/2 (Http2Stream).
+import type { BodyFlow, RequestBody } from './request-body.js';
+
+export abstract class Exchange implements BodyFlow {
+  /** Null for a request without a body. */
+  body: RequestBody | null = null;
+  /** The handler's request (null for requests the server answers itself). */
+  request: Request | null = null;
+  /** Something of the response went out (or is on its way): the handler can no longer answer. */
+  responseStarted = false;
+  private abort: AbortController | null = null;
+
+  /** The handler's `request.signal`, made when first asked for. */
+  signal(): AbortSignal {
+    return (this.abort ??= new AbortController()).signal;
+  }
+
+  /** The client went away, or the exchange cannot finish: the body read and the signal fail with `reason`. */
+  cancel(reason: Error): void {
+    this.body?.fail(reason);
+    this.abort?.abort(reason);
+  }
+
+  // BodyFlow: how the handler's reading paces the client, which each protocol does its own way.
+  abstract pause(): void;
+  abstract resume(): void;
+  abstract sendContinue(): void;
+}

@@ -1,0 +1,203 @@
+// The receiving half of an HTTP/2 server connection: header blocks become requests on new streams
+// (RFC 9113 §8.1, §8.3), DATA feeds their bodies within our windows (§6.9) and is checked against
+// Content-Length and maxBodyBytes, trailers end them. Body bytes the handler consumed are given back.
+import type { HeaderList } from '../../fields.js';
+import type { HpackDecoder } from '../../hpack/decoder.js';
+import { HpackError } from '../../hpack/errors.js';
+import { HttpParseError } from '../../http1/errors.js';
+import { ConnectionError, StreamError } from '../../http2/errors.js';
+import { ReceiveWindow } from '../../http2/flow-control.js';
+import { FrameType, uint32Bytes } from '../../http2/frame/header.js';
+import type { HeaderBlock } from '../../http2/frame/header-block.js';
+import type { ResolvedHttp2Options } from '../../http2/options.js';
+import { requestFields, trailerFields } from '../../http2/request-fields.js';
+import { plainResponse } from '../plain-response.js';
+import { IncomingRequest, asRequest, isValidHost } from '../request.js';
+import type { FrameWriter } from './frame-writer.js';
+import { Http2Stream, type StreamHost } from './stream.js';
+import type { StreamTable } from './streams.js';
+
+/** What receiving needs from the connection. */
+export interface RecvHost extends StreamHost {
+  /** New streams are taken (no GOAWAY went out). */
+  readonly accepting: boolean;
+  readonly encrypted: boolean;
+  readonly maxBodyBytes: number;
+  /** Counts a frame that costs work but carries no request (throws over the limit). */
+  controlFrame(): void;
+  /** Runs the handler for the stream's request and sends its response. */
+  handle(stream: Http2Stream, request: Request): void;
+  /** Sends a response the server made itself. */
+  respond(stream: Http2Stream, response: Response): void;
+  resetStream(streamId: number, code: 'CANCEL'): void;
+  /** Both sides ended the stream. */
+  closeStream(stream: Http2Stream): void;
+}
+
+export class Recv {
+  /** The connection's receive window. */
+  readonly window: ReceiveWindow;
+
+  constructor(
+    private readonly host: RecvHost,
+    private readonly streams: StreamTable,
+    private readonly writer: FrameWriter,
+    private readonly decoder: HpackDecoder,
+    /** The peer's initial stream window, read when a stream opens. */
+    private readonly peerWindow: () => number,
+    private readonly options: ResolvedHttp2Options,
+  ) {
+    this.window = new ReceiveWindow(0, options.connectionWindowSize);
+  }
+
+  /** A complete header block: a new request, trailers, or a late block on a closed stream. */
+  headerBlock({ streamId, endStream, fragment }: HeaderBlock): void {
+    // The block is decoded whatever happens to the stream: the HPACK table must stay in step (§4.3).
+    const fields = this.decode(fragment);
+    const existing = this.streams.get(streamId);
+    if (existing) return this.trailers(existing, endStream, fields);
+    // §5.1.1: client streams are odd, and each new one is above every stream before it.
+    if (streamId % 2 === 0) throw new ConnectionError('PROTOCOL_ERROR', `HEADERS on even stream ${streamId} (§5.1.1)`);
+    const last = this.streams.lastStreamId;
+    if (streamId <= last) {
+      const closed = this.streams.closedState(streamId);
+      if (!closed) throw new ConnectionError('PROTOCOL_ERROR', `stream ${streamId} is not above stream ${last} (§5.1.1)`);
+      closed.receiveHeaders(endStream);
+      return;
+    }
+    this.streams.lastStreamId = streamId;
+    // §6.8: after GOAWAY, new streams are ignored.
+    if (!this.host.accepting) return;
+    const stream = new Http2Stream(streamId, this.host, this.peerWindow(), this.options.initialWindowSize);
+    stream.state.receiveHeaders(endStream);
+    // §5.1.2: over SETTINGS_MAX_CONCURRENT_STREAMS is refused (the client may retry it).
+    if (this.streams.size >= this.options.maxConcurrentStreams) {
+      this.streams.remember(stream.state);
+      throw new StreamError(streamId, 'REFUSED_STREAM', `over ${this.options.maxConcurrentStreams} concurrent streams (§5.1.2)`);
+    }
+    this.streams.add(stream);
+    this.request(stream, endStream, fields);
+  }
+
+  /** A DATA frame (§6.1); `flowLength` counts its padding too. */
+  data(streamId: number, data: Uint8Array, endStream: boolean, flowLength: number): void {
+    // §6.9.1: every DATA counts against the connection window, whatever its stream's state.
+    this.window.receive(flowLength);
+    const stream = this.streams.get(streamId);
+    if (!stream) {
+      this.releaseConnection(flowLength);
+      return void this.streams.stateOf(streamId).receiveData(endStream);
+    }
+    try {
+      stream.state.receiveData(endStream);
+      stream.receiveWindow.receive(flowLength);
+    } catch (error) {
+      this.releaseConnection(flowLength);
+      throw error;
+    }
+    // Padding is flow-controlled but never reaches the handler: give it back now.
+    const padding = flowLength - data.length;
+    if (padding) this.release(stream, padding);
+    if (data.length === 0 && !endStream) this.host.controlFrame();
+    stream.received += data.length;
+    // §8.1.1: more DATA than Content-Length is malformed.
+    if (stream.contentLength !== null && stream.received > stream.contentLength) {
+      throw new StreamError(streamId, 'PROTOCOL_ERROR', `malformed request: more than its content-length of ${stream.contentLength}`);
+    }
+    if (stream.received > this.host.maxBodyBytes && !stream.bodyRefused) this.bodyTooLarge(stream);
+    if (data.length) {
+      if (stream.body && !stream.bodyRefused) stream.receiveBody(data.slice());
+      else this.release(stream, data.length);
+    }
+    if (endStream && this.streams.get(streamId)) this.endOfRequest(stream);
+  }
+
+  /** `n` bytes of the stream's body were consumed (or dropped): WINDOW_UPDATE when enough are due. */
+  release(stream: Http2Stream, n: number): void {
+    this.releaseConnection(n);
+    const state = stream.state.state;
+    if (state !== 'open' && state !== 'half-closed (local)') return;
+    const increment = stream.receiveWindow.release(n);
+    if (increment) this.windowUpdate(stream.id, increment);
+  }
+
+  windowUpdate(streamId: number, increment: number): void {
+    this.writer.frame(FrameType.WINDOW_UPDATE, 0, streamId, uint32Bytes(increment));
+  }
+
+  private releaseConnection(n: number): void {
+    const increment = this.window.release(n);
+    if (increment) this.windowUpdate(0, increment);
+  }
+
+  private decode(block: Uint8Array): HeaderList {
+    try {
+      return this.decoder.decode(block);
+    } catch (error) {
+      if (!(error instanceof HpackError)) throw error;
+      // An HPACK bomb (a small block that decodes to a huge list) is cut as soon as it passes the limit.
+      if (error.code === 'ERR_HPACK_HEADER_LIST_TOO_LARGE' || error.code === 'ERR_HPACK_TOO_MANY_FIELDS') {
+        throw new ConnectionError('ENHANCE_YOUR_CALM', `a header list over ${this.options.maxHeaderListSize} bytes (§10.5.1)`);
+      }
+      // §4.3: a block that cannot be decoded is a connection error COMPRESSION_ERROR.
+      throw new ConnectionError('COMPRESSION_ERROR', `HPACK: ${error.message}`);
+    }
+  }
+
+  private request(stream: Http2Stream, endStream: boolean, list: HeaderList): void {
+    const fields = requestFields(stream.id, list);
+    const authority = fields.authority ?? 'localhost';
+    if (!isValidHost(authority)) throw new StreamError(stream.id, 'PROTOCOL_ERROR', 'malformed request: :authority');
+    // §8.1.1: a Content-Length that the DATA frames cannot match makes the request malformed.
+    if (endStream && fields.contentLength) throw new StreamError(stream.id, 'PROTOCOL_ERROR', 'malformed request: content-length without DATA');
+    stream.contentLength = fields.contentLength;
+    stream.headRequest = fields.method === 'HEAD';
+    if (!endStream) {
+      stream.expectsContinue = fields.headers.some(([name, value]) => name === 'expect' && value.toLowerCase() === '100-continue');
+      stream.openBody();
+    }
+    // A declared length over the limit is refused before the handler runs or a byte is read.
+    if (fields.contentLength !== null && fields.contentLength > this.host.maxBodyBytes) return this.bodyTooLarge(stream);
+    if (fields.method === 'CONNECT') {
+      // A tunnel needs a raw byte stream, which the fetch contract has no room for.
+      return this.host.respond(stream, plainResponse(501, 'ERR_CONNECT_UNSUPPORTED'));
+    }
+    const scheme = fields.scheme === 'http' || fields.scheme === 'https' ? fields.scheme : this.host.encrypted ? 'https' : 'http';
+    const request = new IncomingRequest(
+      { method: fields.method, url: fields.path, headers: fields.headers },
+      { scheme, host: authority, body: stream.body, signal: () => stream.signal() },
+    );
+    stream.request = asRequest(request);
+    this.host.handle(stream, stream.request);
+  }
+
+  private trailers(stream: Http2Stream, endStream: boolean, list: HeaderList): void {
+    // §8.1: trailers end the stream; anything else is a malformed HEADERS.
+    if (stream.state.receiveHeaders(endStream) !== 'trailers') return;
+    stream.body?.setTrailers(trailerFields(stream.id, list));
+    this.endOfRequest(stream);
+  }
+
+  /**
+   * The body is over maxBodyBytes: the handler's read rejects, and the client gets 413 if nothing
+   * of the response went out yet, else RST_STREAM CANCEL. What more comes of the body is dropped
+   * (its window given back), never held.
+   */
+  private bodyTooLarge(stream: Http2Stream): void {
+    stream.bodyRefused = true;
+    const error = new HttpParseError('ERR_BODY_TOO_LARGE', `the request body is over ${this.host.maxBodyBytes} bytes`);
+    stream.body?.fail(error);
+    stream.body?.discard();
+    if (stream.responseStarted) return this.host.resetStream(stream.id, 'CANCEL');
+    this.host.respond(stream, plainResponse(413, error.code));
+  }
+
+  private endOfRequest(stream: Http2Stream): void {
+    // §8.1.1: fewer DATA bytes than Content-Length is malformed too.
+    if (stream.contentLength !== null && stream.received !== stream.contentLength) {
+      throw new StreamError(stream.id, 'PROTOCOL_ERROR', `malformed request: ${stream.received} bytes of a content-length of ${stream.contentLength}`);
+    }
+    stream.body?.end();
+    if (stream.state.state === 'closed') this.host.closeStream(stream);
+  }
+}

@@ -1,0 +1,111 @@
+// The sending half of an HTTP/2 connection (RFC 9113 §5.2, §6.9): header blocks, then DATA within
+// the peer's windows. It owns everything waiting to go out: each stream's queued DATA and how the
+// stream ends, and the streams held back by the connection window.
+import type { HeaderList } from '../../fields.js';
+import type { HpackEncoder } from '../../hpack/encoder.js';
+import { SendWindow } from '../../http2/flow-control.js';
+import { EMPTY, Flag, FrameType } from '../../http2/frame/header.js';
+import { headerBlockPieces } from '../../http2/frame/headers.js';
+import { DEFAULT_INITIAL_WINDOW_SIZE, type Settings } from '../../http2/settings.js';
+import type { Transport } from '../connection.js';
+import type { FrameWriter } from './frame-writer.js';
+import type { Http2Stream } from './stream.js';
+
+/** Response bytes queued past this make a streaming response wait (its producer is paused). */
+export const STREAM_HIGH_WATER_MARK = 64 * 1024;
+/** The RFC's initial connection window (§6.9.2): both sides start with it. */
+export const INITIAL_CONNECTION_WINDOW = DEFAULT_INITIAL_WINDOW_SIZE;
+
+/** A stream's response DATA not yet sent for want of window, and how the stream ends. Only `Send` changes it. */
+export class Outbound {
+  readonly chunks: Uint8Array[] = [];
+  bytes = 0;
+  /** END_STREAM goes out after the chunks: with `trailers` as a HEADERS frame, or on the last DATA. */
+  endQueued = false;
+  trailers: HeaderList | null = null;
+}
+
+export class Send {
+  /** The connection's send window. */
+  readonly window = new SendWindow(0, INITIAL_CONNECTION_WINDOW);
+  /** Streams with DATA waiting for the connection window, oldest first. */
+  private readonly blocked = new Set<Http2Stream>();
+
+  constructor(
+    private readonly writer: FrameWriter,
+    private readonly encoder: HpackEncoder,
+    /** The peer's settings, as they change. */
+    private readonly peer: Settings,
+    private readonly transport: Transport,
+    /** The stream's END_STREAM went out. */
+    private readonly endSent: (stream: Http2Stream) => void,
+  ) {}
+
+  /** A header block as HEADERS and, past the peer's frame size, CONTINUATION frames (§4.3). */
+  headers(stream: Http2Stream, fields: HeaderList, endStream: boolean): void {
+    const block = this.encoder.encode(fields);
+    for (const { type, flags, fragment } of headerBlockPieces(block, endStream, this.peer.maxFrameSize)) this.writer.frame(type, flags, stream.id, fragment);
+    if (endStream) this.endSent(stream);
+  }
+
+  /** Queues DATA; `last` puts END_STREAM on its last frame. */
+  data(stream: Http2Stream, bytes: Uint8Array, last = false): void {
+    const out = stream.outbound;
+    out.chunks.push(bytes);
+    out.bytes += bytes.length;
+    if (last) out.endQueued = true;
+    this.flush(stream);
+  }
+
+  /** Queues the end of the stream: `trailers` as a HEADERS frame, or END_STREAM on empty DATA. */
+  end(stream: Http2Stream, trailers: HeaderList | null): void {
+    stream.outbound.endQueued = true;
+    stream.outbound.trailers = trailers;
+    this.flush(stream);
+  }
+
+  /** Sends what the windows allow of a stream's queued DATA, then its end when it is due. */
+  flush(stream: Http2Stream): void {
+    if (!stream.state.canSend) return;
+    const out = stream.outbound;
+    const chunks = out.chunks;
+    const maxFrame = this.peer.maxFrameSize;
+    while (chunks.length) {
+      const chunk = chunks[0];
+      const n = Math.min(chunk.length, maxFrame, this.window.available, stream.sendWindow.available);
+      if (n === 0) {
+        if (this.window.available === 0) this.blocked.add(stream);
+        return;
+      }
+      if (n === chunk.length) chunks.shift();
+      else chunks[0] = chunk.subarray(n);
+      out.bytes -= n;
+      this.window.consume(n);
+      stream.sendWindow.consume(n);
+      const last = chunks.length === 0 && out.endQueued && !out.trailers;
+      this.writer.frame(FrameType.DATA, last ? Flag.END_STREAM : 0, stream.id, n === chunk.length ? chunk : chunk.subarray(0, n));
+      if (last) return this.endSent(stream);
+    }
+    this.blocked.delete(stream);
+    if (out.endQueued) {
+      if (out.trailers) return this.headers(stream, out.trailers, true);
+      this.writer.frame(FrameType.DATA, Flag.END_STREAM, stream.id, EMPTY);
+      return this.endSent(stream);
+    }
+    if (out.bytes < STREAM_HIGH_WATER_MARK && !this.transport.needsDrain) stream.wakeWriters();
+  }
+
+  /** The connection window grew (WINDOW_UPDATE on stream 0): the streams it held back go on. */
+  windowOpened(increment: number): void {
+    this.window.increase(increment);
+    for (const stream of this.blocked) {
+      this.flush(stream);
+      if (this.window.available === 0) break;
+    }
+  }
+
+  /** The stream closed: nothing of it waits any more. */
+  forget(stream: Http2Stream): void {
+    this.blocked.delete(stream);
+  }
+}
