@@ -6,16 +6,15 @@
 // error names the RFC section that makes it one.
 import { HpackDecoder, HpackEncoder } from '../../hpack/index.js';
 import { ConnectionError, ErrorCode, StreamError, type ErrorCodeName } from '../../http2/errors.js';
-import { Flag, FrameType, uint32Bytes } from '../../http2/frame/header.js';
+import { Flag, FrameType } from '../../http2/frame/header.js';
 import { HeaderBlockAssembler } from '../../http2/frame/header-block.js';
 import { goawayPayload } from '../../http2/frame/goaway.js';
 import { parseFrame, type Frame } from '../../http2/frame/parse.js';
 import { FrameReader, type RawFrame } from '../../http2/frame/reader.js';
-import { settingsPayload, type Setting } from '../../http2/frame/settings.js';
+import type { Setting } from '../../http2/frame/settings.js';
 import type { ResolvedHttp2Options } from '../../http2/options.js';
 import { RateLimit } from '../../http2/rate-limit.js';
-import { applySettings, DEFAULT_HEADER_TABLE_SIZE, INITIAL_SETTINGS, settingsToSend, type Settings } from '../../http2/settings.js';
-import { StreamStateMachine } from '../../http2/stream-state.js';
+import { DEFAULT_HEADER_TABLE_SIZE } from '../../http2/settings.js';
 import { headTimeout, type ConnectionHost, type ConnectionInfo, type ServerConnection, type Transport } from '../connection.js';
 import { plainResponse } from '../plain-response.js';
 import { FrameWriter } from './frame-writer.js';
@@ -23,10 +22,13 @@ import { Recv, type RecvHost } from './recv.js';
 import { Responder } from './respond.js';
 import { INITIAL_CONNECTION_WINDOW, Send, STREAM_HIGH_WATER_MARK } from './send.js';
 import type { Http2Stream } from './stream.js';
+import { SettingsSync } from './settings-sync.js';
 import { StreamTable } from './streams.js';
 
 /** The most control frames queued before the client must have read some (nghttp2's limit). */
 const CONTROL_BURST = 1000;
+/** The most fields a request may have: the byte limit (maxHeaderListSize) is the one that binds. */
+const MAX_FIELDS = 0xffff;
 /** A PING's opaque data (§6.7): 8 bytes, ours all zero. */
 const PING_PAYLOAD = new Uint8Array(8);
 
@@ -36,23 +38,18 @@ export class Http2Connection implements ServerConnection, RecvHost {
   private readonly writer: FrameWriter;
   private readonly decoder: HpackDecoder;
   private readonly encoder: HpackEncoder;
-  private readonly peer: Settings = { ...INITIAL_SETTINGS };
-  private readonly streams = new StreamTable();
+  private readonly settings: SettingsSync;
+  private readonly streams: StreamTable;
   private readonly blocks: HeaderBlockAssembler;
   private readonly recv: Recv;
   private readonly send: Send;
   private readonly responder: Responder;
-  /** The first frame must be SETTINGS (§3.4). */
-  private settingsReceived = false;
-  private settingsOutstanding = 0;
-  private settingsSentAt: number;
   /** Set once a GOAWAY went out: streams above `goawayLastId` are ignored (§6.8). */
   private goawayLastId = -1;
   /** The peer will open no more streams (GOAWAY, or it ended its side). */
   private peerDone = false;
   /** A connection error was sent: nothing more is read. */
   private failed = false;
-  private readonly resets: RateLimit;
   private readonly controlFrames: RateLimit;
   private readonly createdAt = Date.now();
   private lastReceived = this.createdAt;
@@ -69,20 +66,25 @@ export class Http2Connection implements ServerConnection, RecvHost {
     this.writer = new FrameWriter(transport);
     // Until the client acknowledges our SETTINGS it may use the RFC's table size (§6.5.3).
     const maxTableSize = Math.max(DEFAULT_HEADER_TABLE_SIZE, options.headerTableSize);
-    this.decoder = new HpackDecoder({ maxTableSize, maxHeaderListSize: options.maxHeaderListSize, maxFields: 0xffff });
+    this.decoder = new HpackDecoder({ maxTableSize, maxHeaderListSize: options.maxHeaderListSize, maxFields: MAX_FIELDS });
     this.encoder = new HpackEncoder();
     this.blocks = new HeaderBlockAssembler(options.maxHeaderListSize);
-    this.recv = new Recv(this, this.streams, this.writer, this.decoder, () => this.peer.initialWindowSize, options);
-    this.send = new Send(this.writer, this.encoder, this.peer, transport, (stream) => this.endSent(stream));
-    this.responder = new Responder(this.send, this);
-    this.resets = new RateLimit(options.maxResetsPerSecond, options.resetBurst);
+    this.streams = new StreamTable(this.writer, new RateLimit(options.maxResetsPerSecond, options.resetBurst), {
+      closed: (stream) => this.streamClosed(stream),
+      fail: (error) => this.fail(error),
+    });
+    this.settings = new SettingsSync(this.writer, options);
+    this.send = new Send(this.writer, this.encoder, this.settings.peer, transport, (stream) => this.streams.endSent(stream));
+    this.responder = new Responder(this.send, this.streams, this);
+    this.recv = new Recv(this, this.streams, this.writer, this.decoder, this.responder, () => this.settings.peer.initialWindowSize, options, {
+      encrypted: transport.encrypted,
+      maxBodyBytes: host.options.parser.maxBodyBytes!,
+    });
     this.controlFrames = new RateLimit(options.maxControlFramesPerSecond, CONTROL_BURST);
     this.info = Object.freeze({ remoteAddress: transport.remoteAddress, remotePort: transport.remotePort, encrypted: transport.encrypted });
 
     // The server preface (§3.4): our SETTINGS, then the connection window beyond the RFC's 64 KiB.
-    this.writer.frame(FrameType.SETTINGS, 0, 0, settingsPayload(ourSettings(options)));
-    this.settingsOutstanding = 1;
-    this.settingsSentAt = this.createdAt;
+    this.settings.sendOurs(this.createdAt);
     if (options.connectionWindowSize > INITIAL_CONNECTION_WINDOW) {
       this.recv.windowUpdate(0, options.connectionWindowSize - INITIAL_CONNECTION_WINDOW);
     }
@@ -139,11 +141,11 @@ export class Http2Connection implements ServerConnection, RecvHost {
     if (this.closed || this.failed) return;
     const o = this.host.options;
     // The preface and SETTINGS must come as fast as an HTTP/1.1 head would (slowloris).
-    if (!this.settingsReceived) {
+    if (!this.settings.received) {
       if (now > this.createdAt + headTimeout(o)) this.destroy();
       return;
     }
-    if (this.settingsOutstanding && now > this.settingsSentAt + this.options.settingsTimeout) {
+    if (this.settings.overdue(now)) {
       return this.fail(new ConnectionError('SETTINGS_TIMEOUT', 'our SETTINGS were not acknowledged in time (§6.5.3)'));
     }
     if (this.blocks.pending && now > this.blocks.startedAt + o.headersTimeout) {
@@ -180,70 +182,24 @@ export class Http2Connection implements ServerConnection, RecvHost {
     this.transport.destroy();
   }
 
-  // ---- RecvHost (and the streams' StreamHost) ----
+  // ---- RecvHost ----
 
   get accepting(): boolean {
     return this.goawayLastId < 0;
   }
 
-  get encrypted(): boolean {
-    return this.transport.encrypted;
-  }
-
-  get maxBodyBytes(): number {
-    return this.host.options.parser.maxBodyBytes!;
-  }
-
-  release(stream: Http2Stream, n: number): void {
-    this.recv.release(stream, n);
-  }
-
-  sendContinue(stream: Http2Stream): void {
-    if (stream.expectsContinue && stream.state.canSend) this.send.headers(stream, [[':status', '100']], false);
-  }
-
   handle(stream: Http2Stream, request: Request): void {
     const response = this.host.respond(request, this.info);
-    if (response instanceof Response) return this.respond(stream, response);
+    if (response instanceof Response) return this.responder.respond(stream, response);
     response.then(
-      (value) => this.respond(stream, value),
+      (value) => this.responder.respond(stream, value),
       (error: unknown) => this.responder.abort(stream, error),
     );
-  }
-
-  respond(stream: Http2Stream, response: Response): void {
-    this.responder.respond(stream, response);
   }
 
   /** CVE-2019-9512/9515/9518: frames that cost work but carry no request are rate-limited. */
   controlFrame(): void {
     if (!this.controlFrames.take()) throw new ConnectionError('ENHANCE_YOUR_CALM', 'too many control frames (PING, SETTINGS, PRIORITY, empty DATA)');
-  }
-
-  /** RST_STREAM (§6.4), counted against the reset limit: a client that provokes resets is a client that resets. */
-  resetStream(streamId: number, code: ErrorCodeName): void {
-    const stream = this.streams.get(streamId);
-    const state = stream?.state ?? this.streams.closedState(streamId);
-    this.writer.frame(FrameType.RST_STREAM, 0, streamId, uint32Bytes(ErrorCode[code]));
-    if (state) state.sendReset();
-    else {
-      const reset = new StreamStateMachine(streamId);
-      reset.sendReset();
-      this.streams.remember(reset);
-    }
-    if (stream) {
-      stream.cancel(new Error(`the stream was reset (${code})`));
-      this.closeStream(stream);
-    }
-    this.resetCounted();
-  }
-
-  closeStream(stream: Http2Stream): void {
-    if (!this.streams.close(stream)) return;
-    this.send.forget(stream);
-    if (this.streams.size > 0) return;
-    this.idleSince = Date.now();
-    if (this.peerDone || this.goawayLastId >= 0) this.end();
   }
 
   reportError(error: unknown, request: Request | null): void {
@@ -258,14 +214,11 @@ export class Http2Connection implements ServerConnection, RecvHost {
     try {
       frame = parseFrame(raw.header, raw.payload);
       // §3.4: the client preface ends with a SETTINGS frame.
-      if (!this.settingsReceived) {
-        if (frame.type !== 'settings' || frame.ack) throw new ConnectionError('PROTOCOL_ERROR', 'the client preface must end with SETTINGS (§3.4)');
-        this.settingsReceived = true;
-      }
+      if (!this.settings.received) this.settings.first(frame.type === 'settings' && !frame.ack);
       this.dispatch(frame);
     } catch (error) {
       if (!(error instanceof StreamError)) throw error;
-      this.resetStream(error.streamId, error.code);
+      this.streams.reset(error.streamId, error.code);
     }
   }
 
@@ -287,7 +240,7 @@ export class Http2Connection implements ServerConnection, RecvHost {
         // Deprecated and ignored (§5.3.2), but a flood of them still costs work.
         return this.controlFrame();
       case 'rst_stream':
-        return this.receiveReset(frame.streamId);
+        return this.streams.receiveReset(frame.streamId);
       case 'settings':
         return this.receiveSettings(frame.ack, frame.settings);
       case 'ping':
@@ -311,29 +264,18 @@ export class Http2Connection implements ServerConnection, RecvHost {
     }
   }
 
-  private receiveReset(streamId: number): void {
-    this.streams.stateOf(streamId).receiveReset();
-    this.resetCounted();
-    const stream = this.streams.get(streamId);
-    if (!stream) return;
-    stream.cancel(new Error('the client reset the stream'));
-    this.closeStream(stream);
-  }
-
   private receiveSettings(ack: boolean, list: Setting[]): void {
+    // Our first SETTINGS took effect: the decoder may now hold the peer to our table size.
     if (ack) {
-      // Our first SETTINGS took effect: the decoder may now hold the peer to our table size.
-      if (this.settingsOutstanding > 0 && --this.settingsOutstanding === 0) this.decoder.setTableLimit(this.options.headerTableSize);
+      if (this.settings.acknowledged()) this.decoder.setTableLimit(this.options.headerTableSize);
       return;
     }
     this.controlFrame();
-    const tableSize = this.peer.headerTableSize;
-    const { windowDelta } = applySettings(this.peer, list);
+    const { windowDelta, tableSizeChanged } = this.settings.apply(list);
     // §6.9.2: a new initial window moves every stream's send window by the difference.
     if (windowDelta) for (const stream of this.streams.values()) stream.sendWindow.adjust(windowDelta);
     // Our encoder never uses a table larger than the RFC's default, whatever the peer allows.
-    if (this.peer.headerTableSize !== tableSize) this.encoder.setTableLimit(Math.min(this.peer.headerTableSize, DEFAULT_HEADER_TABLE_SIZE));
-    this.writer.frame(FrameType.SETTINGS, Flag.ACK, 0);
+    if (tableSizeChanged) this.encoder.setTableLimit(Math.min(this.settings.peer.headerTableSize, DEFAULT_HEADER_TABLE_SIZE));
     if (windowDelta > 0) for (const stream of this.streams.values()) this.send.flush(stream);
   }
 
@@ -346,41 +288,21 @@ export class Http2Connection implements ServerConnection, RecvHost {
     this.send.flush(stream);
   }
 
-  /** CVE-2023-44487 (rapid reset): resets either side makes are rate-limited. */
-  private resetCounted(): void {
-    if (!this.resets.take()) throw new ConnectionError('ENHANCE_YOUR_CALM', 'too many stream resets');
-  }
-
   // ---- streams ending ----
 
-  /** The response is complete. */
-  private endSent(stream: Http2Stream): void {
-    stream.state.sendEnd();
-    stream.wakeWriters();
-    if (stream.state.state === 'closed') return this.closeStream(stream);
-    // §8.1: a body refused for its size: with the response complete, ask the client to stop sending it.
-    if (stream.bodyRefused) return this.refuseRest(stream);
-    // Answered before the request ended (§8.1): the rest of it is read and dropped, so the stream
-    // closes when the client ends it. (RST_STREAM NO_ERROR would be allowed, but then frames that
-    // cross it could no longer be checked against the stream's state.)
-    stream.body?.discard();
-  }
-
-  private refuseRest(stream: Http2Stream): void {
-    try {
-      this.resetStream(stream.id, 'NO_ERROR');
-    } catch (error) {
-      // Over the reset limit (this runs outside the frame loop too).
-      this.fail(error);
-    }
+  private streamClosed(stream: Http2Stream): void {
+    this.send.forget(stream);
+    if (this.streams.size > 0) return;
+    this.idleSince = Date.now();
+    if (this.peerDone || this.goawayLastId >= 0) this.end();
   }
 
   /** The request did not arrive within requestTimeout: 408 when nothing was sent yet, else a reset. */
   private timeOut(stream: Http2Stream): void {
     const error = new Error('the request timed out');
     stream.body?.fail(error);
-    if (stream.responseStarted) return this.resetStream(stream.id, 'CANCEL');
-    this.respond(stream, plainResponse(408, 'ERR_REQUEST_TIMEOUT'));
+    if (stream.responseStarted) return this.streams.reset(stream.id, 'CANCEL');
+    this.responder.respond(stream, plainResponse(408, 'ERR_REQUEST_TIMEOUT'));
     stream.cancel(error);
   }
 
@@ -411,12 +333,4 @@ export class Http2Connection implements ServerConnection, RecvHost {
     this.writer.flush();
     this.transport.end();
   }
-}
-
-/** Our SETTINGS: what differs from the RFC's initial values. */
-function ourSettings(o: ResolvedHttp2Options): Setting[] {
-  const { maxConcurrentStreams, initialWindowSize, maxFrameSize, headerTableSize, maxHeaderListSize } = o;
-  // SETTINGS_ENABLE_PUSH is left unsaid: it limits what a server may send, and a server that
-  // never pushes has nothing to announce (§6.5.2 lets it omit the setting).
-  return settingsToSend({ enablePush: INITIAL_SETTINGS.enablePush, maxConcurrentStreams, initialWindowSize, maxFrameSize, headerTableSize, maxHeaderListSize });
 }

@@ -14,27 +14,28 @@ import { requestFields, trailerFields } from '../../http2/request-fields.js';
 import { plainResponse } from '../plain-response.js';
 import { IncomingRequest, asRequest, isValidHost } from '../request.js';
 import type { FrameWriter } from './frame-writer.js';
+import type { Responder } from './respond.js';
 import { Http2Stream, type StreamHost } from './stream.js';
 import type { StreamTable } from './streams.js';
 
 /** What receiving needs from the connection. */
-export interface RecvHost extends StreamHost {
+export interface RecvHost {
   /** New streams are taken (no GOAWAY went out). */
   readonly accepting: boolean;
-  readonly encrypted: boolean;
-  readonly maxBodyBytes: number;
   /** Counts a frame that costs work but carries no request (throws over the limit). */
   controlFrame(): void;
   /** Runs the handler for the stream's request and sends its response. */
   handle(stream: Http2Stream, request: Request): void;
-  /** Sends a response the server made itself. */
-  respond(stream: Http2Stream, response: Response): void;
-  resetStream(streamId: number, code: 'CANCEL'): void;
-  /** Both sides ended the stream. */
-  closeStream(stream: Http2Stream): void;
 }
 
-export class Recv {
+/** What a connection's requests are held to. */
+export interface RecvLimits {
+  /** TLS: requests without :scheme are https. */
+  readonly encrypted: boolean;
+  readonly maxBodyBytes: number;
+}
+
+export class Recv implements StreamHost {
   /** The connection's receive window. */
   readonly window: ReceiveWindow;
 
@@ -43,9 +44,11 @@ export class Recv {
     private readonly streams: StreamTable,
     private readonly writer: FrameWriter,
     private readonly decoder: HpackDecoder,
+    private readonly responder: Responder,
     /** The peer's initial stream window, read when a stream opens. */
     private readonly peerWindow: () => number,
     private readonly options: ResolvedHttp2Options,
+    private readonly limits: RecvLimits,
   ) {
     this.window = new ReceiveWindow(0, options.connectionWindowSize);
   }
@@ -68,7 +71,7 @@ export class Recv {
     this.streams.lastStreamId = streamId;
     // §6.8: after GOAWAY, new streams are ignored.
     if (!this.host.accepting) return;
-    const stream = new Http2Stream(streamId, this.host, this.peerWindow(), this.options.initialWindowSize);
+    const stream = new Http2Stream(streamId, this, this.peerWindow(), this.options.initialWindowSize);
     stream.state.receiveHeaders(endStream);
     // §5.1.2: over SETTINGS_MAX_CONCURRENT_STREAMS is refused (the client may retry it).
     if (this.streams.size >= this.options.maxConcurrentStreams) {
@@ -104,7 +107,7 @@ export class Recv {
     if (stream.contentLength !== null && stream.received > stream.contentLength) {
       throw new StreamError(streamId, 'PROTOCOL_ERROR', `malformed request: more than its content-length of ${stream.contentLength}`);
     }
-    if (stream.received > this.host.maxBodyBytes && !stream.bodyRefused) this.bodyTooLarge(stream);
+    if (stream.received > this.limits.maxBodyBytes && !stream.bodyRefused) this.bodyTooLarge(stream);
     if (data.length) {
       if (stream.body && !stream.bodyRefused) stream.receiveBody(data.slice());
       else this.release(stream, data.length);
@@ -119,6 +122,10 @@ export class Recv {
     if (state !== 'open' && state !== 'half-closed (local)') return;
     const increment = stream.receiveWindow.release(n);
     if (increment) this.windowUpdate(stream.id, increment);
+  }
+
+  sendContinue(stream: Http2Stream): void {
+    this.responder.sendContinue(stream);
   }
 
   windowUpdate(streamId: number, increment: number): void {
@@ -157,12 +164,12 @@ export class Recv {
       stream.openBody();
     }
     // A declared length over the limit is refused before the handler runs or a byte is read.
-    if (fields.contentLength !== null && fields.contentLength > this.host.maxBodyBytes) return this.bodyTooLarge(stream);
+    if (fields.contentLength !== null && fields.contentLength > this.limits.maxBodyBytes) return this.bodyTooLarge(stream);
     if (fields.method === 'CONNECT') {
       // A tunnel needs a raw byte stream, which the fetch contract has no room for.
-      return this.host.respond(stream, plainResponse(501, 'ERR_CONNECT_UNSUPPORTED'));
+      return this.responder.respond(stream, plainResponse(501, 'ERR_CONNECT_UNSUPPORTED'));
     }
-    const scheme = fields.scheme === 'http' || fields.scheme === 'https' ? fields.scheme : this.host.encrypted ? 'https' : 'http';
+    const scheme = fields.scheme === 'http' || fields.scheme === 'https' ? fields.scheme : this.limits.encrypted ? 'https' : 'http';
     const request = new IncomingRequest(
       { method: fields.method, url: fields.path, headers: fields.headers },
       { scheme, host: authority, body: stream.body, signal: () => stream.signal() },
@@ -185,11 +192,11 @@ export class Recv {
    */
   private bodyTooLarge(stream: Http2Stream): void {
     stream.bodyRefused = true;
-    const error = new HttpParseError('ERR_BODY_TOO_LARGE', `the request body is over ${this.host.maxBodyBytes} bytes`);
+    const error = new HttpParseError('ERR_BODY_TOO_LARGE', `the request body is over ${this.limits.maxBodyBytes} bytes`);
     stream.body?.fail(error);
     stream.body?.discard();
-    if (stream.responseStarted) return this.host.resetStream(stream.id, 'CANCEL');
-    this.host.respond(stream, plainResponse(413, error.code));
+    if (stream.responseStarted) return this.streams.reset(stream.id, 'CANCEL');
+    this.responder.respond(stream, plainResponse(413, error.code));
   }
 
   private endOfRequest(stream: Http2Stream): void {
@@ -198,6 +205,6 @@ export class Recv {
       throw new StreamError(stream.id, 'PROTOCOL_ERROR', `malformed request: ${stream.received} bytes of a content-length of ${stream.contentLength}`);
     }
     stream.body?.end();
-    if (stream.state.state === 'closed') this.host.closeStream(stream);
+    if (stream.state.state === 'closed') this.streams.close(stream);
   }
 }

@@ -1,7 +1,6 @@
 // A handler's Response sent on an HTTP/2 stream (RFC 9113 §8.1): HEADERS, then DATA as the body
 // comes, then trailers or END_STREAM. What to send is decided by the protocol-neutral step
 // (prepare-response.ts); this only frames it.
-import type { ErrorCodeName } from '../../http2/errors.js';
 import { responseFields, trailerList } from '../../http2/response-fields.js';
 import type { ResponseBody } from '../body-chunks.js';
 import { internalError } from '../internal-error.js';
@@ -10,15 +9,15 @@ import { trailersOf } from '../trailers.js';
 import type { Transport } from '../connection.js';
 import { STREAM_HIGH_WATER_MARK, type Send } from './send.js';
 import type { Http2Stream } from './stream.js';
+import type { StreamTable } from './streams.js';
 
 const encoder = new TextEncoder();
+const CONTINUE: [string, string][] = [[':status', '100']];
 
 /** What sending a response needs from the connection. */
 export interface ResponderHost {
   readonly closed: boolean;
   readonly transport: Transport;
-  /** RST_STREAM with `code`. */
-  resetStream(streamId: number, code: ErrorCodeName): void;
   /** The response broke after it began: the error goes to the server's onError. */
   reportError(error: unknown, request: Request | null): void;
 }
@@ -26,6 +25,7 @@ export interface ResponderHost {
 export class Responder {
   constructor(
     private readonly send: Send,
+    private readonly streams: StreamTable,
     private readonly host: ResponderHost,
   ) {}
 
@@ -70,12 +70,17 @@ export class Responder {
     this.send.data(stream, body!, true);
   }
 
+  /** `100 Continue` (RFC 9110 §10.1.1): the handler started reading a body the client holds back. */
+  sendContinue(stream: Http2Stream): void {
+    if (stream.expectsContinue && stream.state.canSend) this.send.headers(stream, CONTINUE, false);
+  }
+
   /** The handler or its body failed: 500 if nothing went out yet, else the stream is reset. */
   abort(stream: Http2Stream, error: unknown): void {
     if (!stream.state.canSend) return;
     if (!stream.responseStarted) return this.respond(stream, internalError(error));
     this.host.reportError(error, stream.request);
-    this.host.resetStream(stream.id, 'INTERNAL_ERROR');
+    this.streams.reset(stream.id, 'INTERNAL_ERROR');
   }
 
   /** Queues the end of the response: trailers when the handler gave some, else END_STREAM. */

@@ -1,7 +1,20 @@
-// The streams of one HTTP/2 connection (RFC 9113 §5.1): the open ones, and the closed ones
-// remembered so late frames on them get the answer §5.1 asks for.
+// The streams of one HTTP/2 connection (RFC 9113 §5.1) and how they end: the open ones, the
+// closed ones remembered so late frames on them get the answer §5.1 asks for, and resets either
+// way (§6.4), rate-limited against rapid reset.
+import { ConnectionError, ErrorCode, type ErrorCodeName } from '../../http2/errors.js';
+import { FrameType, uint32Bytes } from '../../http2/frame/header.js';
+import type { RateLimit } from '../../http2/rate-limit.js';
 import { StreamStateMachine } from '../../http2/stream-state.js';
+import type { FrameWriter } from './frame-writer.js';
 import type { Http2Stream } from './stream.js';
+
+/** What the table tells its connection. */
+export interface StreamEvents {
+  /** A stream left the table. */
+  closed(stream: Http2Stream): void;
+  /** A connection error found outside the frame loop (e.g. over the reset limit when a response ends). */
+  fail(error: unknown): void;
+}
 
 /** Closed streams remembered so late frames on them get the answer §5.1 asks for. */
 const CLOSED_STREAMS_KEPT = 256;
@@ -11,6 +24,12 @@ export class StreamTable {
   private readonly closed = new Map<number, StreamStateMachine>();
   /** The highest stream the client opened (§5.1.1). */
   lastStreamId = 0;
+
+  constructor(
+    private readonly writer: FrameWriter,
+    private readonly resets: RateLimit,
+    private readonly events: StreamEvents,
+  ) {}
 
   get size(): number {
     return this.open.size;
@@ -28,11 +47,66 @@ export class StreamTable {
     this.open.set(stream.id, stream);
   }
 
-  /** Takes an open stream out (false if it was not open); its state is remembered. */
-  close(stream: Http2Stream): boolean {
-    if (!this.open.delete(stream.id)) return false;
+  /** Takes an open stream out; its state is remembered. */
+  close(stream: Http2Stream): void {
+    if (!this.open.delete(stream.id)) return;
     this.remember(stream.state);
-    return true;
+    this.events.closed(stream);
+  }
+
+  /** The response is complete (END_STREAM went out). */
+  endSent(stream: Http2Stream): void {
+    stream.state.sendEnd();
+    stream.wakeWriters();
+    if (stream.state.state === 'closed') return this.close(stream);
+    // §8.1: a body refused for its size: with the response complete, ask the client to stop sending it.
+    if (stream.bodyRefused) return this.refuseRest(stream);
+    // Answered before the request ended (§8.1): the rest of it is read and dropped, so the stream
+    // closes when the client ends it. (RST_STREAM NO_ERROR would be allowed, but then frames that
+    // cross it could no longer be checked against the stream's state.)
+    stream.body?.discard();
+  }
+
+  /** RST_STREAM (§6.4), counted against the reset limit: a client that provokes resets is a client that resets. */
+  reset(streamId: number, code: ErrorCodeName): void {
+    const stream = this.open.get(streamId);
+    const state = stream?.state ?? this.closed.get(streamId);
+    this.writer.frame(FrameType.RST_STREAM, 0, streamId, uint32Bytes(ErrorCode[code]));
+    if (state) state.sendReset();
+    else {
+      const reset = new StreamStateMachine(streamId);
+      reset.sendReset();
+      this.remember(reset);
+    }
+    if (stream) {
+      stream.cancel(new Error(`the stream was reset (${code})`));
+      this.close(stream);
+    }
+    this.countReset();
+  }
+
+  /** The client reset a stream (§6.4). */
+  receiveReset(streamId: number): void {
+    this.stateOf(streamId).receiveReset();
+    this.countReset();
+    const stream = this.open.get(streamId);
+    if (!stream) return;
+    stream.cancel(new Error('the client reset the stream'));
+    this.close(stream);
+  }
+
+  private refuseRest(stream: Http2Stream): void {
+    try {
+      this.reset(stream.id, 'NO_ERROR');
+    } catch (error) {
+      // Over the reset limit (this runs outside the frame loop too).
+      this.events.fail(error);
+    }
+  }
+
+  /** CVE-2023-44487 (rapid reset): resets either side makes are rate-limited. */
+  private countReset(): void {
+    if (!this.resets.take()) throw new ConnectionError('ENHANCE_YOUR_CALM', 'too many stream resets');
   }
 
   /** The connection is gone: every open stream is cancelled with `reason`. */
