@@ -151,15 +151,20 @@ export class Router<T> {
   lookup(method: string, path: string): Lookup<T> {
     const match = this.find(method, path);
     if (match) return { status: 'found', ...match };
+    const allowed = this.allowedMethods(path);
+    return allowed.length ? { status: 'method-not-allowed', allowed } : { status: 'not-found' };
+  }
+
+  /** The methods some route takes for `path`, sorted (HEAD wherever GET is); empty when no route matches it. */
+  allowedMethods(path: string): string[] {
     const allowed = new Set<string>();
     const key = this.normalize(path);
     const table = this.staticRoutes.get(key);
     if (table) for (const m of Object.keys(table)) allowed.add(m);
     this.path = key;
     if (key.startsWith('/')) this.collect(this.root, 1, allowed);
-    if (allowed.size === 0) return { status: 'not-found' };
     if (allowed.has('GET')) allowed.add('HEAD');
-    return { status: 'method-not-allowed', allowed: [...allowed].sort() };
+    return [...allowed].sort();
   }
 
   private inTree(method: string): boolean {

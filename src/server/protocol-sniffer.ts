@@ -3,7 +3,7 @@
 // ends in an HTTP/1 version is HTTP/1.1. Anything else is closed without an answer, as §3.4 asks
 // of an invalid preface (a 400 in HTTP/1.1 text would be garbage to an HTTP/2 client).
 import { concat } from '../bytes.js';
-import { prefaceState } from '../http2/frame/reader.js';
+import { CLIENT_PREFACE, prefaceState } from '../http2/frame/reader.js';
 import type { ServerConnection, Transport } from './connection.js';
 
 /** Past this many bytes without a line end, the HTTP/1.1 parser decides (431 or 414). */
@@ -34,7 +34,7 @@ export class ProtocolSniffer implements ServerConnection {
 
   constructor(
     private readonly transport: Transport,
-    /** Makes the connection for the protocol found (and puts it in the sniffer's place). */
+    /** Makes the connection for the protocol found (and puts it in the sniffer's place); an HTTP/2 one starts after the preface. */
     private readonly choose: (http2: boolean) => ServerConnection,
     private readonly timeout: number,
     private readonly closed: () => void,
@@ -59,7 +59,9 @@ export class ProtocolSniffer implements ServerConnection {
     }
     this.held = null;
     this.inner = this.choose(http2);
-    this.inner.onData(data);
+    // The HTTP/2 connection is told the preface was read (see server-core.ts), so it is checked once.
+    const rest = http2 ? data.subarray(CLIENT_PREFACE.length) : data;
+    if (rest.length) this.inner.onData(rest);
   }
 
   onEnd(): void {

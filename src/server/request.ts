@@ -86,6 +86,16 @@ function requestUrl(scheme: string, host: string, target: string): string {
   return PLAIN_TARGET.test(target) && !DOT_SEGMENT.test(target) ? url : new URL(url).href;
 }
 
+/** The path of an absolute URL, without the query (no URL object: this runs per request). */
+function pathOfUrl(url: string): string {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  if (slash < 0) return '/';
+  const query = url.indexOf('?', slash);
+  const hash = url.indexOf('#', slash);
+  const end = query < 0 ? (hash < 0 ? url.length : hash) : query;
+  return url.slice(slash, end);
+}
+
 /** What a request is made of: the parsed HTTP/1.1 head, or HTTP/2 pseudo-headers and fields. */
 export interface RequestLine {
   readonly method: string;
@@ -163,6 +173,16 @@ export class IncomingRequest {
     return body.collect();
   }
 
+  /** The URL's path, for routing: taken from the target itself when URL parsing would leave it as it is. */
+  get path(): string {
+    const target = this.#head.url;
+    if (target.charCodeAt(0) === 47 /* / */ && PLAIN_TARGET.test(target) && !DOT_SEGMENT.test(target)) {
+      const query = target.indexOf('?');
+      return query < 0 ? target : target.slice(0, query);
+    }
+    return pathOfUrl(this.url);
+  }
+
   /** The real `Request`, made once. */
   toRequest(): Request {
     if (this.#request) return this.#request;
@@ -183,6 +203,11 @@ delegateToNative(IncomingRequest.prototype, Request.prototype, (self) => (self a
 /** The handler's view of an IncomingRequest. */
 export function asRequest(request: IncomingRequest): Request {
   return request as unknown as Request;
+}
+
+/** The path of `request`'s URL without the query, for routing: without building the URL when the server made the request. */
+export function requestPath(request: Request): string {
+  return request instanceof IncomingRequest ? request.path : pathOfUrl(request.url);
 }
 
 /** The connection's body of a request the server made (undefined for any other Request). */

@@ -13,21 +13,12 @@ import { Http1Connection } from './http1/connection.js';
 import { resolveServeOptions, type ResolvedServeOptions, type RouteHandler, type ServeOptions } from './options.js';
 import { internalError } from './internal-error.js';
 import { plainResponse } from './plain-response.js';
+import { requestPath } from './request.js';
 import { ProtocolSniffer } from './protocol-sniffer.js';
 import { headTimeout, type ConnectionHost, type ConnectionInfo, type ServerConnection, type Transport } from './connection.js';
 
 const OVERLOADED = `HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n`;
 const REFUSED_H2 = concat(encodeSettings([]), encodeGoaway(0, ErrorCode.REFUSED_STREAM, 'over the connection limit'));
-
-/** The path of an absolute URL, without the query (no URL object: this runs per request). */
-function pathOf(url: string): string {
-  const slash = url.indexOf('/', url.indexOf('//') + 2);
-  if (slash < 0) return '/';
-  const query = url.indexOf('?', slash);
-  const hash = url.indexOf('#', slash);
-  const end = query < 0 ? (hash < 0 ? url.length : hash) : query;
-  return url.slice(slash, end);
-}
 
 /** `'GET /users/:id'` → ['GET', '/users/:id']; `'/x'` → any method. */
 function parseRouteKey(key: string): [method: string, pattern: string] {
@@ -92,7 +83,7 @@ export class ServerCore implements ConnectionHost {
     return new ProtocolSniffer(
       transport,
       (isHttp2) => {
-        const connection = isHttp2 ? new Http2Connection(transport, this, http2) : new Http1Connection(transport, this);
+        const connection = isHttp2 ? new Http2Connection(transport, this, http2, { prefaceRead: true }) : new Http1Connection(transport, this);
         this.connections.set(transport, connection);
         return connection;
       },
@@ -141,15 +132,13 @@ export class ServerCore implements ConnectionHost {
     const router = this.router;
     if (!router) return fetch!(request, info);
     const method = request.method;
-    const path = pathOf(request.url);
+    const path = requestPath(request);
     const match = router.find(method, path);
     if (match) return match.value(request, { ...info, params: match.params });
     if (fetch) return fetch(request, info);
-    const lookup = router.lookup(method, path);
-    if (lookup.status === 'method-not-allowed') {
-      return plainResponse(405, undefined, [['allow', lookup.allowed.join(', ')]]);
-    }
-    return plainResponse(404);
+    // No route for this method: 405 with the methods that have one, else 404.
+    const allowed = router.allowedMethods(path);
+    return allowed.length ? plainResponse(405, undefined, [['allow', allowed.join(', ')]]) : plainResponse(404);
   }
 
   private failed(error: unknown, request: Request): Response | Promise<Response> {

@@ -61,8 +61,10 @@ export class Http2Connection implements ServerConnection, RecvHost {
     readonly transport: Transport,
     private readonly host: ConnectionHost,
     private readonly options: ResolvedHttp2Options,
+    /** `prefaceRead`: the cleartext sniffer already read and checked the client preface. */
+    { prefaceRead = false } = {},
   ) {
-    this.reader = new FrameReader(options.maxFrameSize);
+    this.reader = new FrameReader(options.maxFrameSize, { preface: !prefaceRead });
     this.writer = new FrameWriter(transport);
     // Until the client acknowledges our SETTINGS it may use the RFC's table size (§6.5.3).
     const maxTableSize = Math.max(DEFAULT_HEADER_TABLE_SIZE, options.headerTableSize);
