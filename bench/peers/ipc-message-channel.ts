@@ -1,6 +1,6 @@
 // Round trips over a web MessageChannel inside one thread: the IPC transport every runtime has,
 // browsers included (the Node-only transports are in ipc-transports.ts).
-import { encodeFrame, FrameType, IpcChannel, msgpackCodec, portTransport, type PortLike } from '../../src/ipc/index.js';
+import { encodeFrame, IpcFrameType, IpcChannel, msgpackCodec, portTransport, type PortLike } from '../../src/ipc/index.js';
 
 export interface RoundTrip {
   run(): Promise<unknown>;
@@ -9,7 +9,7 @@ export interface RoundTrip {
 
 /** The bytes the framed request puts on the wire: the raw cases move exactly as many. */
 export function frameBytes(message: unknown): Uint8Array {
-  return encodeFrame(FrameType.REQUEST, 1, msgpackCodec.encode(['echo', message]));
+  return encodeFrame(IpcFrameType.REQUEST, 1, msgpackCodec.encode(['echo', message]));
 }
 
 export async function messageChannelFramed(message: unknown): Promise<RoundTrip> {

@@ -6,7 +6,7 @@
 // bumps `head`; each side sleeps with Atomics.waitAsync (never blocking its thread) until the other
 // moves. Frames already carry their length, so the ring is a plain byte pipe. Needs shared memory:
 // Node, Deno, and browsers only when cross-origin isolated.
-import type { Transport } from '../../src/ipc/index.js';
+import type { IpcTransport } from '../../src/ipc/index.js';
 
 /** Int32 slots before the data: head, tail (free-running byte counters), closed flag. */
 const HEAD = 0;
@@ -49,7 +49,7 @@ function changed(header: Int32Array, index: number, value: number): Promise<unkn
   return result.async ? (result.value as Promise<unknown>) : Promise.resolve();
 }
 
-export function sharedRingTransport(ends: SharedRingEnds): Transport {
+export function sharedRingTransport(ends: SharedRingEnds): IpcTransport {
   if (!waitAsync) throw new TypeError('this runtime has no Atomics.waitAsync: use portTransport');
   const out = ring(ends.send);
   const input = ring(ends.receive);

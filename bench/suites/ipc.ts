@@ -2,7 +2,7 @@
 // trips over each transport, framed channel against the raw transport carrying the same bytes.
 import { items, LARGE, MEDIUM, SMALL } from '../peers/ipc-messages.js';
 import { messageChannelFramed, messageChannelRaw, type RoundTrip } from '../peers/ipc-message-channel.js';
-import { encodeFrame, FrameDecoder, FrameType, jsonCodec, msgpackCodec, msgpackrRecordsCodec, type Codec } from '../../src/ipc/index.js';
+import { encodeFrame, FrameDecoder, IpcFrameType, jsonCodec, msgpackCodec, msgpackrRecordsCodec, type Codec } from '../../src/ipc/index.js';
 import type { BenchCase, Suite } from '../harness/types.js';
 import { loadNodePeers } from './node-peers.js';
 
@@ -46,8 +46,8 @@ export const ipcSuite: Suite = {
       }
     }
     const payload = msgpackCodec.encode(SMALL);
-    add('frame: encode header + copy', 'wirespeed', () => () => encodeFrame(FrameType.REQUEST, 7, payload).length);
-    const frame = encodeFrame(FrameType.REQUEST, 7, payload);
+    add('frame: encode header + copy', 'wirespeed', () => () => encodeFrame(IpcFrameType.REQUEST, 7, payload).length);
+    const frame = encodeFrame(IpcFrameType.REQUEST, 7, payload);
     add('frame: parse', 'wirespeed', () => {
       const decoder = new FrameDecoder();
       return () => decoder.push(frame).length;

@@ -5,6 +5,11 @@ import { ABI_MISUSE, Hpack } from '../wasm/abi.js';
 import { wasmCore, type WasmCore } from '../wasm/module.js';
 import { HpackError } from './errors.js';
 
+/** SETTINGS_HEADER_TABLE_SIZE until a peer says otherwise: the dynamic table's default size (RFC 9113 §6.5.2). */
+export const DEFAULT_TABLE_SIZE = 4096;
+/** The largest u32 a table size can be on the wire. */
+export const MAX_TABLE_SIZE = 0xffff_ffff;
+
 /** A decoded field; `neverIndex` keeps the sender's "never indexed" mark (RFC 7541 §6.2.3). */
 export interface HpackField {
   name: string;

@@ -2,7 +2,12 @@ import { expectBytes } from '../errors.js';
 import type { HeaderList } from '../fields.js';
 import { latin1Range } from '../latin1.js';
 import { Hpack } from '../wasm/abi.js';
-import { WasmCodec, type HpackField } from './codec.js';
+import { DEFAULT_TABLE_SIZE, WasmCodec, type HpackField } from './codec.js';
+
+/** Decoded octets a header list may have by default (name + value + 32 per field): Node's limit. */
+const DEFAULT_MAX_HEADER_LIST_SIZE = 65_535;
+/** Fields a header list may have by default. */
+const DEFAULT_MAX_FIELDS = 128;
 import { HpackError } from './errors.js';
 import { STATIC_TABLE } from './static-table.js';
 
@@ -34,9 +39,9 @@ export class HpackDecoder extends WasmCodec {
   private oldestId = 0;
 
   constructor(options: HpackDecoderOptions = {}) {
-    const table = limit('maxTableSize', options.maxTableSize, 4096);
-    const list = limit('maxHeaderListSize', options.maxHeaderListSize, 65535);
-    const fields = limit('maxFields', options.maxFields, 128);
+    const table = limit('maxTableSize', options.maxTableSize, DEFAULT_TABLE_SIZE);
+    const list = limit('maxHeaderListSize', options.maxHeaderListSize, DEFAULT_MAX_HEADER_LIST_SIZE);
+    const fields = limit('maxFields', options.maxFields, DEFAULT_MAX_FIELDS);
     super((core) => core.call((e) => e.hpack_decoder_new(table, list, fields)));
   }
 

@@ -1,7 +1,7 @@
 import { typeName } from '../errors.js';
 import type { HeaderList } from '../fields.js';
 import { Hpack } from '../wasm/abi.js';
-import { WasmCodec } from './codec.js';
+import { DEFAULT_TABLE_SIZE, MAX_TABLE_SIZE, WasmCodec } from './codec.js';
 import { HpackError } from './errors.js';
 
 export interface HpackEncoderOptions {
@@ -30,8 +30,8 @@ const utf8 = new TextEncoder();
  */
 export class HpackEncoder extends WasmCodec {
   constructor(options: HpackEncoderOptions = {}) {
-    const size = options.maxTableSize ?? 4096;
-    if (!Number.isInteger(size) || size < 0 || size > 0xffff_ffff) throw new RangeError(`invalid maxTableSize ${size}`);
+    const size = options.maxTableSize ?? DEFAULT_TABLE_SIZE;
+    if (!Number.isInteger(size) || size < 0 || size > MAX_TABLE_SIZE) throw new RangeError(`invalid maxTableSize ${size}`);
     const mode = HUFFMAN_MODES[options.huffman ?? 'auto'];
     if (mode === undefined) throw new RangeError(`huffman must be auto, always or never`);
     super((core) => core.call((e) => e.hpack_encoder_new(size, mode)));

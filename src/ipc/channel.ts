@@ -1,13 +1,13 @@
-// A request/response, stream and event channel over any Transport: a Hello handshake (version, max
+// A request/response, stream and event channel over any IpcTransport: a Hello handshake (version, max
 // frame, codec), then typed frames with ids; requests time out or are cancelled, and the other
 // side's handler sees the cancellation through an AbortSignal. Streams carry items with
 // credit-based backpressure (stream-sender.ts, stream-receiver.ts).
 import { createCodec, jsonCodec, type Codec, type CodecName } from './codec.js';
 import { IpcError } from './errors.js';
-import { DEFAULT_MAX_FRAME, encodeFrame, FrameDecoder, FrameType, type Frame } from './frame.js';
+import { DEFAULT_MAX_FRAME, encodeFrame, FrameDecoder, IpcFrameType, type Frame } from './frame.js';
 import { StreamReceiver } from './stream-receiver.js';
 import { StreamSender } from './stream-sender.js';
-import type { Transport } from './transport.js';
+import type { IpcTransport } from './transport.js';
 
 /** 2: streams (STREAM, DATA, END, CREDIT frames). */
 export const PROTOCOL_VERSION = 2;
@@ -75,6 +75,13 @@ class Serving {
 /** Lets a timer not keep the process alive (Node); a no-op elsewhere. */
 const unref = (timer: ReturnType<typeof setTimeout>) => (timer as { unref?(): void }).unref?.();
 
+/** A request not answered in this long is rejected (ChannelOptions.timeout). */
+const DEFAULT_TIMEOUT_MS = 30_000;
+/** The other side's Hello must come within this (ChannelOptions.handshakeTimeout). */
+const DEFAULT_HANDSHAKE_TIMEOUT_MS = 5000;
+/** Request ids run 1..MAX_REQUEST_ID and wrap (0 is never an id; ids stay below u32 max). */
+const MAX_REQUEST_ID = 0xffff_fffe;
+
 export class IpcChannel {
   /** Resolves after both sides exchanged Hello; rejects if the handshake fails. */
   readonly ready: Promise<void>;
@@ -96,16 +103,16 @@ export class IpcChannel {
   private settleReady!: { resolve(): void; reject(error: Error): void };
 
   constructor(
-    private readonly transport: Transport,
+    private readonly transport: IpcTransport,
     options: ChannelOptions = {},
   ) {
     this.codec = createCodec(options.codec ?? 'msgpack');
     this.maxFrame = options.maxFrame ?? DEFAULT_MAX_FRAME;
-    this.timeout = options.timeout ?? 30_000;
+    this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     this.decoder = new FrameDecoder(this.maxFrame);
     this.ready = new Promise<void>((resolve, reject) => (this.settleReady = { resolve, reject }));
     this.ready.catch(() => {}); // reported through request() and close()
-    const handshake = setTimeout(() => this.fail(new IpcError('ERR_HANDSHAKE', 'no Hello from the other side')), options.handshakeTimeout ?? 5000);
+    const handshake = setTimeout(() => this.fail(new IpcError('ERR_HANDSHAKE', 'no Hello from the other side')), options.handshakeTimeout ?? DEFAULT_HANDSHAKE_TIMEOUT_MS);
     unref(handshake);
     void this.ready.then(() => clearTimeout(handshake), () => clearTimeout(handshake));
     transport.start({
@@ -120,7 +127,7 @@ export class IpcChannel {
       },
     });
     const hello = { version: PROTOCOL_VERSION, maxFrame: this.maxFrame, codec: this.codec.name };
-    transport.send(encodeFrame(FrameType.HELLO, 0, jsonCodec.encode(hello), this.maxFrame));
+    transport.send(encodeFrame(IpcFrameType.HELLO, 0, jsonCodec.encode(hello), this.maxFrame));
   }
 
   /** Calls `method` on the other side; rejects with IpcError (ERR_TIMEOUT, ERR_CANCELLED, ERR_REMOTE, ...). */
@@ -132,7 +139,7 @@ export class IpcChannel {
     const id = this.allocateId();
     let frame: Uint8Array;
     try {
-      frame = encodeFrame(FrameType.REQUEST, id, this.codec.encode([method, params ?? null]), this.maxFrame);
+      frame = encodeFrame(IpcFrameType.REQUEST, id, this.codec.encode([method, params ?? null]), this.maxFrame);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -180,7 +187,7 @@ export class IpcChannel {
       if (!this.receivers.has(id)) return;
       if (this.failure) return receiver.error(this.failure);
       try {
-        this.transport.send(encodeFrame(FrameType.STREAM, id, this.codec.encode([method, params ?? null, window]), this.maxFrame));
+        this.transport.send(encodeFrame(IpcFrameType.STREAM, id, this.codec.encode([method, params ?? null, window]), this.maxFrame));
       } catch (error) {
         this.receivers.delete(id);
         receiver.error(error as Error);
@@ -200,7 +207,7 @@ export class IpcChannel {
   /** Sends a one-way event. */
   notify(event: string, data?: unknown): void {
     if (this.failure) throw this.failure;
-    this.transport.send(encodeFrame(FrameType.EVENT, 0, this.codec.encode([event, data ?? null]), this.maxFrame));
+    this.transport.send(encodeFrame(IpcFrameType.EVENT, 0, this.codec.encode([event, data ?? null]), this.maxFrame));
   }
 
   on(event: string, listener: (data: unknown) => void): this {
@@ -216,22 +223,22 @@ export class IpcChannel {
 
   private allocateId(): number {
     const id = this.nextId;
-    this.nextId = (this.nextId % 0xffff_fffe) + 1;
+    this.nextId = (this.nextId % MAX_REQUEST_ID) + 1;
     return id;
   }
 
-  private send(type: FrameType, id: number, payload: Uint8Array): void {
+  private send(type: IpcFrameType, id: number, payload: Uint8Array): void {
     if (!this.failure) this.transport.send(encodeFrame(type, id, payload, this.maxFrame));
   }
 
   private sendCredit(id: number, n: number): void {
     const payload = new Uint8Array(4);
     new DataView(payload.buffer).setUint32(0, n);
-    this.send(FrameType.CREDIT, id, payload);
+    this.send(IpcFrameType.CREDIT, id, payload);
   }
 
   private cancelStream(id: number): void {
-    if (this.receivers.delete(id)) this.send(FrameType.CANCEL, id, new Uint8Array(0));
+    if (this.receivers.delete(id)) this.send(IpcFrameType.CANCEL, id, new Uint8Array(0));
   }
 
   private cancel(id: number, error: IpcError): void {
@@ -239,7 +246,7 @@ export class IpcChannel {
     if (!pending) return;
     this.pending.delete(id);
     clearTimeout(pending.timer);
-    this.send(FrameType.CANCEL, id, new Uint8Array(0));
+    this.send(IpcFrameType.CANCEL, id, new Uint8Array(0));
     pending.reject(error);
   }
 
@@ -283,7 +290,7 @@ export class IpcChannel {
 
   private dispatch(frame: Frame): void {
     switch (frame.type) {
-      case FrameType.HELLO: {
+      case IpcFrameType.HELLO: {
         const hello = jsonCodec.decode(frame.payload) as { version?: number; maxFrame?: number; codec?: string };
         if (hello.version !== PROTOCOL_VERSION) throw new IpcError('ERR_HANDSHAKE', `protocol version ${hello.version} is not ${PROTOCOL_VERSION}`);
         if (hello.codec !== this.codec.name) throw new IpcError('ERR_HANDSHAKE', `the other side speaks ${hello.codec}, this side ${this.codec.name}`);
@@ -293,8 +300,8 @@ export class IpcChannel {
         this.settleReady.resolve();
         return;
       }
-      case FrameType.RESPONSE:
-      case FrameType.ERROR: {
+      case IpcFrameType.RESPONSE:
+      case IpcFrameType.ERROR: {
         const receiver = this.receivers.get(frame.id);
         if (receiver) {
           this.receivers.delete(frame.id);
@@ -305,30 +312,30 @@ export class IpcChannel {
         this.pending.delete(frame.id);
         clearTimeout(pending.timer);
         const payload = this.codec.decode(frame.payload);
-        if (frame.type === FrameType.RESPONSE) return pending.resolve(payload);
+        if (frame.type === IpcFrameType.RESPONSE) return pending.resolve(payload);
         return pending.reject(remoteError(payload));
       }
-      case FrameType.REQUEST:
+      case IpcFrameType.REQUEST:
         return this.serve(frame.id, this.codec.decode(frame.payload) as [string, unknown]);
-      case FrameType.CANCEL:
+      case IpcFrameType.CANCEL:
         this.running.get(frame.id)?.abort(new IpcError('ERR_CANCELLED', 'the caller cancelled'));
         this.running.delete(frame.id);
         this.senders.get(frame.id)?.stop();
         return;
-      case FrameType.STREAM:
+      case IpcFrameType.STREAM:
         return this.serveStream(frame.id, this.codec.decode(frame.payload) as [string, unknown, number]);
-      case FrameType.DATA:
+      case IpcFrameType.DATA:
         return this.receivers.get(frame.id)?.item(this.codec.decode(frame.payload));
-      case FrameType.END:
+      case IpcFrameType.END:
         this.receivers.get(frame.id)?.end();
         this.receivers.delete(frame.id);
         return;
-      case FrameType.CREDIT: {
+      case IpcFrameType.CREDIT: {
         if (frame.payload.length !== 4) throw new IpcError('ERR_CORRUPT_FRAME', `a CREDIT frame carries 4 bytes, not ${frame.payload.length}`);
         const n = new DataView(frame.payload.buffer, frame.payload.byteOffset, 4).getUint32(0);
         return this.senders.get(frame.id)?.grant(Math.min(n, MAX_STREAM_WINDOW));
       }
-      case FrameType.EVENT: {
+      case IpcFrameType.EVENT: {
         const [event, data] = this.codec.decode(frame.payload) as [string, unknown];
         for (const listener of this.listeners.get(event) ?? []) listener(data);
         return;
@@ -339,13 +346,13 @@ export class IpcChannel {
   private serveStream(id: number, [method, params, credit]: [string, unknown, number]): void {
     const handler = this.handlers.get(method);
     const encodeError = (error: unknown, code?: string) => this.codec.encode({ message: error instanceof Error ? error.message : String(error), code });
-    if (!handler) return this.send(FrameType.ERROR, id, encodeError(`no handler for ${method}`, 'ERR_NO_HANDLER'));
+    if (!handler) return this.send(IpcFrameType.ERROR, id, encodeError(`no handler for ${method}`, 'ERR_NO_HANDLER'));
     const window = Number.isInteger(credit) && credit > 0 ? Math.min(credit, MAX_STREAM_WINDOW) : DEFAULT_STREAM_WINDOW;
     const serving = new Serving();
     const sender = new StreamSender(window, {
-      item: (value) => this.send(FrameType.DATA, id, this.codec.encode(value)),
-      end: () => this.send(FrameType.END, id, new Uint8Array(0)),
-      error: (error) => this.send(FrameType.ERROR, id, encodeError(error)),
+      item: (value) => this.send(IpcFrameType.DATA, id, this.codec.encode(value)),
+      end: () => this.send(IpcFrameType.END, id, new Uint8Array(0)),
+      error: (error) => this.send(IpcFrameType.ERROR, id, encodeError(error)),
     });
     this.running.set(id, serving);
     this.senders.set(id, sender);
@@ -363,7 +370,7 @@ export class IpcChannel {
 
   private serve(id: number, [method, params]: [string, unknown]): void {
     const handler = this.handlers.get(method);
-    const reply = (type: FrameType, payload: unknown) => {
+    const reply = (type: IpcFrameType, payload: unknown) => {
       if (this.failure) return;
       let body: Uint8Array;
       try {
@@ -371,13 +378,13 @@ export class IpcChannel {
         this.transport.send(encodeFrame(type, id, body, this.maxFrame));
       } catch (error) {
         // A result too large for a frame (or not encodable) becomes an error for the caller.
-        this.transport.send(encodeFrame(FrameType.ERROR, id, this.codec.encode({ message: (error as Error).message }), this.maxFrame));
+        this.transport.send(encodeFrame(IpcFrameType.ERROR, id, this.codec.encode({ message: (error as Error).message }), this.maxFrame));
       }
     };
-    if (!handler) return reply(FrameType.ERROR, { message: `no handler for ${method}`, code: 'ERR_NO_HANDLER' });
+    if (!handler) return reply(IpcFrameType.ERROR, { message: `no handler for ${method}`, code: 'ERR_NO_HANDLER' });
     const serving = new Serving();
     const fail = (error: unknown) => {
-      if (!serving.aborted) reply(FrameType.ERROR, { message: error instanceof Error ? error.message : String(error) });
+      if (!serving.aborted) reply(IpcFrameType.ERROR, { message: error instanceof Error ? error.message : String(error) });
     };
     let result: unknown;
     try {
@@ -386,12 +393,12 @@ export class IpcChannel {
       return fail(error);
     }
     const thenable = result !== null && typeof (result as PromiseLike<unknown> | undefined)?.then === 'function';
-    if (!thenable) return reply(FrameType.RESPONSE, result ?? null);
+    if (!thenable) return reply(IpcFrameType.RESPONSE, result ?? null);
     // Asynchronous handlers can be cancelled while they run.
     this.running.set(id, serving);
     Promise.resolve(result)
       .then((value) => {
-        if (!serving.aborted) reply(FrameType.RESPONSE, value ?? null);
+        if (!serving.aborted) reply(IpcFrameType.RESPONSE, value ?? null);
       }, fail)
       .finally(() => this.running.delete(id));
   }

@@ -3,7 +3,7 @@
 import { concat } from '../bytes.js';
 import { IpcError } from './errors.js';
 
-export const FrameType = {
+export const IpcFrameType = {
   HELLO: 1,
   REQUEST: 2,
   RESPONSE: 3,
@@ -19,31 +19,31 @@ export const FrameType = {
   /** The receiver can take this many more items: u32 BE. */
   CREDIT: 10,
 } as const;
-export type FrameType = (typeof FrameType)[keyof typeof FrameType];
+export type IpcFrameType = (typeof IpcFrameType)[keyof typeof IpcFrameType];
 
-const KNOWN_TYPES = new Set<number>(Object.values(FrameType));
+const KNOWN_TYPES = new Set<number>(Object.values(IpcFrameType));
 
 /** Bytes before the payload: length (4), type (1), id (4). */
-export const FRAME_HEADER = 9;
+export const IPC_FRAME_HEADER_SIZE = 9;
 /** Default largest frame (header included): 16 MiB. */
 export const DEFAULT_MAX_FRAME = 16 * 1024 * 1024;
 
 export interface Frame {
-  type: FrameType;
+  type: IpcFrameType;
   id: number;
   payload: Uint8Array;
 }
 
 /** One frame as bytes; throws ERR_FRAME_TOO_LARGE instead of making a frame over `maxFrame`. */
-export function encodeFrame(type: FrameType, id: number, payload: Uint8Array, maxFrame = DEFAULT_MAX_FRAME): Uint8Array {
-  const size = FRAME_HEADER + payload.length;
+export function encodeFrame(type: IpcFrameType, id: number, payload: Uint8Array, maxFrame = DEFAULT_MAX_FRAME): Uint8Array {
+  const size = IPC_FRAME_HEADER_SIZE + payload.length;
   if (size > maxFrame) throw new IpcError('ERR_FRAME_TOO_LARGE', `a ${size}-byte frame is over the ${maxFrame}-byte limit`);
   const frame = new Uint8Array(size);
   const view = new DataView(frame.buffer);
   view.setUint32(0, size - 4);
   frame[4] = type;
   view.setUint32(5, id >>> 0);
-  frame.set(payload, FRAME_HEADER);
+  frame.set(payload, IPC_FRAME_HEADER_SIZE);
   return frame;
 }
 
@@ -75,13 +75,13 @@ export class FrameDecoder {
     try {
       while (data.length - pos >= 4) {
         const rest = view.getUint32(pos);
-        if (rest < FRAME_HEADER - 4) throw new IpcError('ERR_CORRUPT_FRAME', `frame length ${rest} is shorter than a frame header`);
+        if (rest < IPC_FRAME_HEADER_SIZE - 4) throw new IpcError('ERR_CORRUPT_FRAME', `frame length ${rest} is shorter than a frame header`);
         if (rest + 4 > this.maxFrame) throw new IpcError('ERR_FRAME_TOO_LARGE', `a ${rest + 4}-byte frame is over the ${this.maxFrame}-byte limit`);
         if (data.length - pos < 5) break;
         const type = data[pos + 4];
         if (!KNOWN_TYPES.has(type)) throw new IpcError('ERR_UNKNOWN_MESSAGE_TYPE', `unknown frame type ${type}`);
         if (data.length - pos < 4 + rest) break;
-        frames.push({ type: type as FrameType, id: view.getUint32(pos + 5), payload: data.slice(pos + FRAME_HEADER, pos + 4 + rest) });
+        frames.push({ type: type as IpcFrameType, id: view.getUint32(pos + 5), payload: data.slice(pos + IPC_FRAME_HEADER_SIZE, pos + 4 + rest) });
         pos += 4 + rest;
       }
     } catch (error) {

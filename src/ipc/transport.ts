@@ -5,7 +5,7 @@ export interface Receiver {
   end(error?: Error): void;
 }
 
-export interface Transport {
+export interface IpcTransport {
   send(bytes: Uint8Array): void;
   /** Starts delivering to `receiver` (called once). */
   start(receiver: Receiver): void;

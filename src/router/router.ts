@@ -38,6 +38,9 @@ interface Handler<T> {
 
 type MethodTable<T> = Record<string, Handler<T>>;
 
+/** Static children are searched in a list up to this many, then in a Map (a list scan is faster for a few). */
+const STATIC_LIST_MAX = 6;
+
 class Node<T> {
   /** Few static children are compared in place (no substring); many go through a map. */
   staticList: [text: string, node: Node<T>][] = [];
@@ -53,7 +56,7 @@ class Node<T> {
 
   addStatic(text: string, node: Node<T>): void {
     this.staticList.push([text, node]);
-    if (this.staticList.length > 6) this.staticMap = new Map(this.staticList);
+    if (this.staticList.length > STATIC_LIST_MAX) this.staticMap = new Map(this.staticList);
   }
 }
 

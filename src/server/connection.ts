@@ -3,6 +3,13 @@
 // `onData`/`onEnd`/`onDrain`/`onClose`), above it the server core as a ConnectionHost.
 import type { ResolvedServeOptions } from './options.js';
 
+/**
+ * The bytes buffered in any one direction before the side producing them is paused: a request
+ * body the handler does not read, a response the client does not read (the runtimes' default
+ * stream high-water mark, 64 KiB, as Node's sockets use).
+ */
+export const HIGH_WATER_MARK = 64 * 1024;
+
 /** Who is on the other end of a connection, as the handler sees it. */
 export interface ConnectionInfo {
   readonly remoteAddress: string;

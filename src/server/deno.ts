@@ -4,7 +4,9 @@
 import { checkServeOptions, ServerBase, type Server, type ServeOptions } from './options.js';
 import { installLightResponse } from './light-response.js';
 import { ServerCore } from './server-core.js';
-import { headTimeout, type Transport, type TransportEvents } from './connection.js';
+import { concatAll } from '../bytes.js';
+import { latin1Bytes } from '../latin1.js';
+import { HIGH_WATER_MARK, headTimeout, type Transport, type TransportEvents } from './connection.js';
 
 export type { ConnectionInfo } from './connection.js';
 export type { FetchHandler, RouteHandler, ServeOptions, Server } from './options.js';
@@ -36,7 +38,6 @@ interface DenoNamespace {
   listenTls(options: { port: number; hostname: string; cert: string; key: string; alpnProtocols: string[] }): DenoListener;
 }
 
-const HIGH_WATER_MARK = 64 * 1024;
 /**
  * Reads start this small, so an idle connection (a read always waits on it) holds no more: a
  * 64 KiB buffer each made 10,000 idle connections 677 MiB; now 9-10 KiB each in all, against
@@ -52,10 +53,7 @@ const encoder = new TextEncoder();
 function latin1(text: string): Uint8Array {
   // ASCII is the common case, and then UTF-8 is the same bytes (one per char).
   const utf8 = encoder.encode(text);
-  if (utf8.length === text.length) return utf8;
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  return bytes;
+  return utf8.length === text.length ? utf8 : latin1Bytes(text);
 }
 
 class ConnTransport implements Transport {
@@ -165,15 +163,7 @@ class ConnTransport implements Transport {
         const parts = this.queue;
         const size = this.queued;
         this.queue = [];
-        let data = parts[0];
-        if (parts.length > 1) {
-          data = new Uint8Array(size);
-          let at = 0;
-          for (const part of parts) {
-            data.set(part, at);
-            at += part.length;
-          }
-        }
+        const data = concatAll(parts);
         let sent = 0;
         while (sent < data.length) sent += await this.conn.write(data.subarray(sent));
         this.queued -= size;

@@ -14,8 +14,8 @@ export interface BodyFlow {
 
 import { concatAll } from '../bytes.js';
 import type { HeaderList } from '../fields.js';
+import { HIGH_WATER_MARK } from './connection.js';
 
-const HIGH_WATER_MARK = 64 * 1024;
 
 export class RequestBody {
   /** Created when someone asks for it, so a handler that never reads costs no stream. */

@@ -37,12 +37,12 @@ export class ServerCore implements ConnectionHost {
   private readonly sweepInterval: number;
   private allClosed: (() => void) | null = null;
 
-  constructor(private readonly serve: ServeOptions) {
-    this.options = resolveServeOptions(serve);
-    let router = serve.router ?? null;
-    if (serve.routes) {
+  constructor(private readonly handlers: ServeOptions) {
+    this.options = resolveServeOptions(handlers);
+    let router = handlers.router ?? null;
+    if (handlers.routes) {
       router ??= new Router<RouteHandler>();
-      for (const [key, handler] of Object.entries(serve.routes)) {
+      for (const [key, handler] of Object.entries(handlers.routes)) {
         const [method, pattern] = parseRouteKey(key);
         router.add(method, pattern, handler);
       }
@@ -128,7 +128,7 @@ export class ServerCore implements ConnectionHost {
   }
 
   private handle(request: Request, info: ConnectionInfo): Response | Promise<Response> {
-    const fetch = this.serve.fetch;
+    const fetch = this.handlers.fetch;
     const router = this.router;
     if (!router) return fetch!(request, info);
     const method = request.method;
@@ -142,7 +142,7 @@ export class ServerCore implements ConnectionHost {
   }
 
   private failed(error: unknown, request: Request): Response | Promise<Response> {
-    const onError = this.serve.onError;
+    const onError = this.handlers.onError;
     // A bad request body surfaced through the handler's read (cut short, over the limit): the
     // client's error, answered with its status and not logged as the server's.
     if (!onError && error instanceof HttpParseError) return plainResponse(statusForParseError(error.code), error.code);
@@ -160,7 +160,7 @@ export class ServerCore implements ConnectionHost {
   }
 
   reportError(error: unknown, request: Request | null): void {
-    const onError = this.serve.onError;
+    const onError = this.handlers.onError;
     if (!onError || !request) return void console.error(error);
     try {
       // The response it returns cannot be sent: the head is already out.

@@ -30,6 +30,8 @@ export interface WasmExports {
   hpack_encode(handle: number, count: number): number;
 }
 
+/** The input buffer's size at start (lib.rs `INPUT`); it grows on demand. */
+export const INITIAL_INPUT_BYTES = 64 * 1024;
 export const RESULT_WORDS = 10 + 4 * 1024;
 export const MAX_HEADERS_LIMIT = 1024;
 export const ABI_MISUSE = -1000;

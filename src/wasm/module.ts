@@ -1,6 +1,6 @@
 // Loads the wasm module synchronously on every runtime (the bytes are embedded, see
 // scripts/build.mjs) and owns the one instance per thread, re-creating it after a trap.
-import { ABI_MISUSE, type WasmExports } from './abi.js';
+import { ABI_MISUSE, INITIAL_INPUT_BYTES, RESULT_WORDS, type WasmExports } from './abi.js';
 import { wasmBase64 } from './pkg/wasm-bytes.js';
 
 /** A trap inside wasm (a bug, or memory exhausted). The instance was replaced; retry is safe. */
@@ -65,16 +65,12 @@ export class WasmCore {
   /** Reads the table in place until the next call that writes it. */
   private tableReader: TableReader | null = null;
 
-  exports!: WasmExports;
-  /** View of the whole linear memory; re-created when memory grows. */
-  bytes!: Uint8Array;
-  /** The result table. */
-  table!: Uint32Array;
-  /** View of the whole linear memory as u32 words (for records that live outside the table). */
-  words!: Uint32Array;
-  inputPtr = 0;
-  /** Incremented whenever the instance is replaced: state made in wasm before is gone. */
-  generation = 0;
+  private exports!: WasmExports;
+  #bytes!: Uint8Array;
+  #table!: Uint32Array;
+  #words!: Uint32Array;
+  #inputPtr = 0;
+  #generation = 0;
   private capacity = 0;
   private inputView: Uint8Array | undefined;
 
@@ -92,7 +88,7 @@ export class WasmCore {
     // Growing may replace memory.buffer, which empties every view of the old one.
     this.reclaimTable();
     try {
-      this.inputPtr = this.exports.input_buffer(capacity);
+      this.#inputPtr = this.exports.input_buffer(capacity);
     } catch (error) {
       throw this.recover(error);
     }
@@ -114,6 +110,31 @@ export class WasmCore {
     }
     if (this.bytes.buffer !== this.exports.memory.buffer) this.refreshViews();
     return result;
+  }
+
+  /** View of the whole linear memory; re-created when memory grows. */
+  get bytes(): Uint8Array {
+    return this.#bytes;
+  }
+
+  /** The result table. */
+  get table(): Uint32Array {
+    return this.#table;
+  }
+
+  /** View of the whole linear memory as u32 words (for records that live outside the table). */
+  get words(): Uint32Array {
+    return this.#words;
+  }
+
+  /** Where the input buffer starts in linear memory. */
+  get inputPtr(): number {
+    return this.#inputPtr;
+  }
+
+  /** Incremented whenever the instance is replaced: state made in wasm before is gone. */
+  get generation(): number {
+    return this.#generation;
   }
 
   /** A view of the input buffer (re-made with the others when memory grows or moves). */
@@ -180,19 +201,19 @@ export class WasmCore {
 
   private reset(): void {
     this.reclaimTable();
-    this.generation++;
+    this.#generation++;
     this.exports = instantiate();
-    this.inputPtr = this.exports.input_buffer(0);
-    this.capacity = 64 * 1024;
+    this.#inputPtr = this.exports.input_buffer(0);
+    this.capacity = INITIAL_INPUT_BYTES;
     this.refreshViews();
   }
 
   private refreshViews(): void {
     this.inputView = undefined;
     const buffer = this.exports.memory.buffer;
-    this.bytes = new Uint8Array(buffer);
-    this.words = new Uint32Array(buffer);
-    this.table = new Uint32Array(buffer, this.exports.result_table(), 10 + 4 * 1024);
+    this.#bytes = new Uint8Array(buffer);
+    this.#words = new Uint32Array(buffer);
+    this.#table = new Uint32Array(buffer, this.exports.result_table(), RESULT_WORDS);
   }
 }
 

@@ -5,7 +5,7 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import { sharedRingPair, sharedRingTransport } from '../../bench/peers/ipc-shared-ring.js';
 import { socketPair as benchSocketPair } from '../../bench/peers/ipc-transports.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodeFrame, FrameType, IpcChannel, portTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
+import { encodeFrame, IpcFrameType, IpcChannel, portTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
 
 /** The bench's socket pair, named as these tests use it. */
 async function socketPair() {
@@ -87,7 +87,7 @@ describe('IPC failures on the wire', () => {
     new IpcChannel(streamTransport(serverSide));
     await a.ready;
     const pending = a.request('anything');
-    serverSide.end(encodeFrame(FrameType.EVENT, 0, new Uint8Array(10)).subarray(0, 7));
+    serverSide.end(encodeFrame(IpcFrameType.EVENT, 0, new Uint8Array(10)).subarray(0, 7));
     await expect(pending).rejects.toMatchObject({ code: 'ERR_TRUNCATED_FRAME' });
     server.close();
   });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { encodeFrame, FrameDecoder, FrameType, jsonCodec, msgpackCodec, msgpackrRecordsCodec } from '../../src/ipc/index.js';
+import { encodeFrame, FrameDecoder, IpcFrameType, jsonCodec, msgpackCodec, msgpackrRecordsCodec } from '../../src/ipc/index.js';
 import { errorCode } from '../helpers.js';
 
 const frames = () => [
-  encodeFrame(FrameType.REQUEST, 1, msgpackCodec.encode(['add', [1, 2]])),
-  encodeFrame(FrameType.RESPONSE, 1, msgpackCodec.encode(3)),
-  encodeFrame(FrameType.EVENT, 0, new Uint8Array(0)),
-  encodeFrame(FrameType.REQUEST, 0xffff_fffe, new Uint8Array(1000).fill(7)),
+  encodeFrame(IpcFrameType.REQUEST, 1, msgpackCodec.encode(['add', [1, 2]])),
+  encodeFrame(IpcFrameType.RESPONSE, 1, msgpackCodec.encode(3)),
+  encodeFrame(IpcFrameType.EVENT, 0, new Uint8Array(0)),
+  encodeFrame(IpcFrameType.REQUEST, 0xffff_fffe, new Uint8Array(1000).fill(7)),
 ];
 
 const join = (parts: Uint8Array[]) => {
@@ -33,8 +33,8 @@ describe('frames', () => {
   });
 
   it('refuse to make a frame over the limit, before sending anything', () => {
-    expect(errorCode(() => encodeFrame(FrameType.EVENT, 0, new Uint8Array(100), 108))).toBe('ERR_FRAME_TOO_LARGE');
-    expect(encodeFrame(FrameType.EVENT, 0, new Uint8Array(99), 108).length).toBe(108);
+    expect(errorCode(() => encodeFrame(IpcFrameType.EVENT, 0, new Uint8Array(100), 108))).toBe('ERR_FRAME_TOO_LARGE');
+    expect(encodeFrame(IpcFrameType.EVENT, 0, new Uint8Array(99), 108).length).toBe(108);
   });
 
   it('reject an oversize frame from its length alone, without waiting for the payload', () => {

@@ -1,6 +1,6 @@
 // A MessagePort (worker_threads in Node, web workers, Deno): each frame is one message and its
 // buffer is transferred, not copied.
-import type { Transport } from '../transport.js';
+import type { IpcTransport } from '../transport.js';
 
 /** The part of MessagePort this uses (web and node:worker_threads both have it). */
 export interface PortLike {
@@ -13,7 +13,7 @@ export interface PortLike {
   close(): void;
 }
 
-export function portTransport(port: PortLike): Transport {
+export function portTransport(port: PortLike): IpcTransport {
   return {
     send(bytes) {
       // Frames from encodeFrame own their buffer, so transferring it moves exactly this frame.

@@ -1,9 +1,9 @@
 // Node-style streams: a net.Socket (Unix domain socket, named pipe, TCP) or a child process's
 // stdio. Works on Deno through its node: modules.
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '../transport.js';
+import type { IpcTransport } from '../transport.js';
 
-export function streamTransport(readable: Readable, writable: Writable = readable as unknown as Writable): Transport {
+export function streamTransport(readable: Readable, writable: Writable = readable as unknown as Writable): IpcTransport {
   return {
     send(bytes) {
       writable.write(bytes);

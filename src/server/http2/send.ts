@@ -7,12 +7,12 @@ import { SendWindow } from '../../http2/flow-control.js';
 import { EMPTY, Flag, FrameType } from '../../http2/frame/header.js';
 import { headerBlockPieces } from '../../http2/frame/headers.js';
 import { DEFAULT_INITIAL_WINDOW_SIZE, type Settings } from '../../http2/settings.js';
-import type { Transport } from '../connection.js';
+import { HIGH_WATER_MARK, type Transport } from '../connection.js';
 import type { FrameWriter } from './frame-writer.js';
 import type { Http2Stream } from './stream.js';
 
 /** Response bytes queued past this make a streaming response wait (its producer is paused). */
-export const STREAM_HIGH_WATER_MARK = 64 * 1024;
+export const STREAM_HIGH_WATER_MARK = HIGH_WATER_MARK;
 /** The RFC's initial connection window (§6.9.2): both sides start with it. */
 export const INITIAL_CONNECTION_WINDOW = DEFAULT_INITIAL_WINDOW_SIZE;
 

@@ -1,7 +1,8 @@
 //! HPACK (RFC 7541): header compression for HTTP/2, written for wirespeed because the `hpack`
 //! crate panics on malformed input (RUSTSEC-2023-0085) and decodes Huffman bit by bit. One concept
 //! per file, like hyperium/h2's hpack module. Every malformed input is an `HpackError`, never a
-//! panic: this module forbids unsafe code and is fuzzed (wasm/fuzz, tests/hpack).
+//! panic: this module forbids unsafe code, and tests/hpack fuzzes it through the wasm ABI
+//! (codec.test.ts) and checks it against the RFC's examples and the vendored corpus.
 #![forbid(unsafe_code)]
 
 pub mod decoder;
