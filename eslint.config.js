@@ -7,7 +7,14 @@ export default tseslint.config(
   ...tseslint.configs.strict,
   {
     languageOptions: {
-      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', Response: 'readonly' },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        TextEncoder: 'readonly',
+        TextDecoder: 'readonly',
+        Response: 'readonly',
+      },
     },
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

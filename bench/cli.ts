@@ -58,12 +58,18 @@ function compare(argv: string[]): void {
 async function dashboard(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { port: { type: 'string', default: '8787' }, host: { type: 'string', default: '127.0.0.1' }, results: { type: 'string', default: 'bench/results' } },
+    options: {
+      port: { type: 'string', default: '8787' },
+      host: { type: 'string', default: '127.0.0.1' },
+      results: { type: 'string', default: 'bench/results' },
+    },
   });
   const staticDir = new URL('../dashboard/', import.meta.url).pathname;
   const resultsDirs = values.results.split(',');
   const server = await startDashboard({ port: Number(values.port), hostname: values.host, staticDir, resultsDirs });
-  console.log(`wirespeed dashboard on ${server.url}/ (results from ${resultsDirs.map((d) => resolve(d)).join(', ')}; uploads go to the first)`);
+  console.log(
+    `wirespeed dashboard on ${server.url}/ (results from ${resultsDirs.map((d) => resolve(d)).join(', ')}; uploads go to the first)`,
+  );
 }
 
 async function selectCases(suites: string[], filter: string | undefined): Promise<BenchCase[]> {
@@ -98,7 +104,10 @@ function startProgress(total: number) {
     let index = 0;
     return { next: (name: string) => process.stderr.write(`[${++index}/${total}] ${name}\n`), done: () => undefined };
   }
-  const bar = new SingleBar({ format: '{bar} {value}/{total} cases | ETA {eta_formatted} | {name}', stream: process.stderr, etaBuffer: 8 }, Presets.shades_classic);
+  const bar = new SingleBar(
+    { format: '{bar} {value}/{total} cases | ETA {eta_formatted} | {name}', stream: process.stderr, etaBuffer: 8 },
+    Presets.shades_classic,
+  );
   bar.start(total, 0, { name: '' });
   let started = false;
   return {
@@ -152,9 +161,19 @@ async function bench(argv: string[]): Promise<void> {
     return;
   }
 
-  const { file, out } = await runBench({ suites, options, quick: values.quick, isolate: values.isolate, filter: values.filter, suiteArg: values.suite, out: values.out });
+  const { file, out } = await runBench({
+    suites,
+    options,
+    quick: values.quick,
+    isolate: values.isolate,
+    filter: values.filter,
+    suiteArg: values.suite,
+    out: values.out,
+  });
   printSummary(file.cases);
-  console.log(`\n${file.cases.length} cases on ${file.fingerprint.cpuModel} (${file.fingerprint.runtime} ${file.fingerprint.runtimeVersion}) → ${out}`);
+  console.log(
+    `\n${file.cases.length} cases on ${file.fingerprint.cpuModel} (${file.fingerprint.runtime} ${file.fingerprint.runtimeVersion}) → ${out}`,
+  );
   if (values.push) await push(values.push, readFileSync(out, 'utf8'));
 }
 
@@ -172,7 +191,12 @@ interface BenchRun {
 /** Runs the cases of `suites` and writes the result file; returns it and where it went. */
 async function runBench(run: BenchRun): Promise<{ file: ResultFile; out: string }> {
   const cases = await selectCases(run.suites, run.filter);
-  const forwarded = ['--suite', run.suiteArg ?? run.suites.join(','), ...(run.quick ? ['--quick'] : []), ...(run.filter ? ['--filter', run.filter] : [])];
+  const forwarded = [
+    '--suite',
+    run.suiteArg ?? run.suites.join(','),
+    ...(run.quick ? ['--quick'] : []),
+    ...(run.filter ? ['--filter', run.filter] : []),
+  ];
   const results: CaseResult[] = [];
   const progress = startProgress(cases.length);
   for (const [i, c] of cases.entries()) {
@@ -187,7 +211,9 @@ async function runBench(run: BenchRun): Promise<{ file: ResultFile; out: string 
     options: { quick: run.quick, isolate: run.isolate, warmupMs: run.options.warmupMs, minTimeMs: run.options.minTimeMs },
     cases: results,
   };
-  const out = resolve(run.out ?? `bench/results/${run.suites.join('+')}-${file.fingerprint.runtime}-${file.createdAt.replace(/[:.]/g, '-')}.json`);
+  const out = resolve(
+    run.out ?? `bench/results/${run.suites.join('+')}-${file.fingerprint.runtime}-${file.createdAt.replace(/[:.]/g, '-')}.json`,
+  );
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(file, null, 1));
   return { file, out };
@@ -198,14 +224,26 @@ async function report(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { quick: { type: 'boolean', default: false }, filter: { type: 'string' }, out: { type: 'string' }, markdown: { type: 'string' } },
+    options: {
+      quick: { type: 'boolean', default: false },
+      filter: { type: 'string' },
+      out: { type: 'string' },
+      markdown: { type: 'string' },
+    },
   });
   const name = positionals[0];
   const definition = name ? REPORTS[name] : undefined;
   if (!definition) throw new Error(`unknown report "${name ?? ''}" (have: ${Object.keys(REPORTS).join(', ')})`);
   const options = values.quick ? QUICK_OPTIONS : DEFAULT_OPTIONS;
   // Each case in a fresh process, as the README's numbers are measured.
-  const { file, out } = await runBench({ suites: definition.suites, options, quick: values.quick, isolate: true, filter: values.filter ?? definition.filter, out: values.out });
+  const { file, out } = await runBench({
+    suites: definition.suites,
+    options,
+    quick: values.quick,
+    isolate: true,
+    filter: values.filter ?? definition.filter,
+    out: values.out,
+  });
   const markdown = definition.render(file, out);
   if (values.markdown) writeFileSync(resolve(values.markdown), markdown);
   console.log(markdown);

@@ -18,9 +18,18 @@ function buildWasm() {
   run(wasmBindgenBin(), ['--target', 'web', '--out-dir', tmp, cargoOut]);
   const optimized = join(tmp, 'wirespeed_wasm_opt.wasm');
   run(join(root, 'node_modules/.bin/wasm-opt'), [
-    '-O3', '--enable-reference-types', '--enable-bulk-memory', '--enable-nontrapping-float-to-int',
-    '--enable-sign-ext', '--enable-multivalue', '--enable-mutable-globals',
-    '--strip-debug', '--strip-producers', join(tmp, 'wirespeed_wasm_bg.wasm'), '-o', optimized,
+    '-O3',
+    '--enable-reference-types',
+    '--enable-bulk-memory',
+    '--enable-nontrapping-float-to-int',
+    '--enable-sign-ext',
+    '--enable-multivalue',
+    '--enable-mutable-globals',
+    '--strip-debug',
+    '--strip-producers',
+    join(tmp, 'wirespeed_wasm_bg.wasm'),
+    '-o',
+    optimized,
   ]);
 
   // The module ships inside a JS file (as undici ships llhttp) so every runtime, bundler and

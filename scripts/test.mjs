@@ -1,5 +1,5 @@
 // `npm test`: everything a change must pass, from a fresh clone. Builds first (installing what is
-// missing), then Rust format/lint/tests, TypeScript lint/types, and the vitest suites.
+// missing), then Rust format/lint/tests, TypeScript format/lint/types, and the vitest suites.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +27,8 @@ for (const m of cargo.stdout.matchAll(/test result: \w+\. (\d+) passed; (\d+) fa
   failed += Number(m[2]);
 }
 
-log('typescript: eslint, tsc');
+log('typescript: prettier, eslint, tsc');
+run(join(bin, 'prettier'), ['--check', '--log-level', 'warn', '.']);
 run(join(bin, 'eslint'), ['.']);
 run(join(bin, 'tsc'), ['-p', 'tsconfig.json']);
 

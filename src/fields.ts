@@ -23,7 +23,13 @@ export function checkField(name: string, value: string, kind: 'header' | 'traile
  * Fields that describe one hop's connection (RFC 9110 §7.6.1), lowercase: HTTP/2 forbids them in
  * a message (RFC 9113 §8.2.2), and HTTP/1.1 framing owns `transfer-encoding`.
  */
-export const CONNECTION_SPECIFIC: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+export const CONNECTION_SPECIFIC: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 const MS_PER_SECOND = 1000;
 let dateSecond = -1;

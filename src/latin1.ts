@@ -9,9 +9,8 @@
 type Latin1Slicer = (this: Uint8Array, start: number, end: number) => string;
 
 /** Buffer#latin1Slice where the runtime has Node's Buffer (Node, Deno, Bun): exact and fast. */
-const nativeSlice: Latin1Slicer | undefined = (
-  globalThis as { Buffer?: { prototype: { latin1Slice?: Latin1Slicer } } }
-).Buffer?.prototype.latin1Slice;
+const nativeSlice: Latin1Slicer | undefined = (globalThis as { Buffer?: { prototype: { latin1Slice?: Latin1Slicer } } }).Buffer?.prototype
+  .latin1Slice;
 
 /** True when `latin1Range` needs to know whether the bytes are ASCII to be fast. */
 export const wantsAsciiHint = nativeSlice === undefined;

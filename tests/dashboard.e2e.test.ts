@@ -23,15 +23,22 @@ const machineFiles: string[] = [];
 
 beforeAll(async () => {
   uploadsDir = mkdtempSync(join(tmpdir(), 'wirespeed-dash-'));
-  execFileSync(process.execPath, [cli, 'bench', '--suite', 'parser', '--quick', '--filter', 'simple GET', '--out', join(uploadsDir, 'run.json')], { stdio: 'ignore' });
+  execFileSync(
+    process.execPath,
+    [cli, 'bench', '--suite', 'parser', '--quick', '--filter', 'simple GET', '--out', join(uploadsDir, 'run.json')],
+    { stdio: 'ignore' },
+  );
   const elsewhere = mkdtempSync(join(tmpdir(), 'wirespeed-machines-'));
   const mine = join(elsewhere, 'this-machine.json');
-  execFileSync(process.execPath, [cli, 'bench', '--suite', 'router', '--quick', '--filter', 'static, 10 routes', '--out', mine], { stdio: 'ignore' });
+  execFileSync(process.execPath, [cli, 'bench', '--suite', 'router', '--quick', '--filter', 'static, 10 routes', '--out', mine], {
+    stdio: 'ignore',
+  });
   const other = JSON.parse(readFileSync(mine, 'utf8')) as ResultFile;
   other.fingerprint = { ...other.fingerprint, cpuModel: 'Other Machine CPU', cores: 64 };
   other.createdAt = new Date(Date.parse(other.createdAt) + 60_000).toISOString();
   // Twice as slow everywhere: samples and their statistics.
-  const twice = (stats: ResultFile['cases'][number]['stats']) => Object.fromEntries(Object.entries(stats).map(([k, v]) => [k, k === 'n' ? v : v * 2])) as typeof stats;
+  const twice = (stats: ResultFile['cases'][number]['stats']) =>
+    Object.fromEntries(Object.entries(stats).map(([k, v]) => [k, k === 'n' ? v : v * 2])) as typeof stats;
   other.cases = other.cases.map((c) => ({ ...c, samples: c.samples.map((s) => s * 2), stats: twice(c.stats) }));
   writeFileSync(join(elsewhere, 'other-machine.json'), JSON.stringify(other));
   machineFiles.push(mine, join(elsewhere, 'other-machine.json'));
@@ -48,7 +55,14 @@ beforeAll(async () => {
   });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
   mkdirSync(artifacts, { recursive: true });
 });
@@ -149,7 +163,10 @@ describe('dashboard', () => {
   });
 
   it('shows every report with its charts: the engine and HTTP/2 server runs', async () => {
-    for (const [report, run] of [['engine', 'engine.json'], ['servers', 'http2.json']] as const) {
+    for (const [report, run] of [
+      ['engine', 'engine.json'],
+      ['servers', 'http2.json'],
+    ] as const) {
       const { page, errors } = await open(`/#view=report&report=${report}&run=${run}`);
       const definition = REPORTS[report];
       const file = JSON.parse(readFileSync(join(root, 'docs/results', run), 'utf8')) as ResultFile;

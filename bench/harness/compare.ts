@@ -109,18 +109,33 @@ export function compareRuns(runs: { label: string; file: ResultFile }[], options
 }
 
 const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
-const MARK: Record<Verdict, string> = { faster: 'faster', slower: 'SLOWER', '~': '~', 'cross-machine': 'x-machine', missing: '', baseline: 'baseline' };
+const MARK: Record<Verdict, string> = {
+  faster: 'faster',
+  slower: 'SLOWER',
+  '~': '~',
+  'cross-machine': 'x-machine',
+  missing: '',
+  baseline: 'baseline',
+};
 
 /** Rows of strings: case, then per run "median [lo–hi] ratio mark". */
 export function comparisonRows(c: Comparison): string[][] {
-  const header = ['case', ...c.runs.map((r, i) => `${r.label}${i === c.baseline ? ' (baseline)' : r.sameMachineAsBaseline ? '' : ' (other machine)'}`)];
+  const header = [
+    'case',
+    ...c.runs.map((r, i) => `${r.label}${i === c.baseline ? ' (baseline)' : r.sameMachineAsBaseline ? '' : ' (other machine)'}`),
+  ];
   const rows = c.cases.map((cc) => [
     cc.key,
     ...cc.cells.map((cell) =>
-      cell ? `${fmt(cell.median)} ns [${fmt(cell.ciLow)}–${fmt(cell.ciHigh)}]${cell.verdict === 'baseline' ? '' : ` ${cell.ratio.toFixed(3)}x ${MARK[cell.verdict]}`}` : '—',
+      cell
+        ? `${fmt(cell.median)} ns [${fmt(cell.ciLow)}–${fmt(cell.ciHigh)}]${cell.verdict === 'baseline' ? '' : ` ${cell.ratio.toFixed(3)}x ${MARK[cell.verdict]}`}`
+        : '—',
     ),
   ]);
-  const summary = ['geometric mean of ratios', ...c.geomean.map((g, i) => (i === c.baseline ? '1' : g === null ? '—' : `${g.toFixed(3)}x`))];
+  const summary = [
+    'geometric mean of ratios',
+    ...c.geomean.map((g, i) => (i === c.baseline ? '1' : g === null ? '—' : `${g.toFixed(3)}x`)),
+  ];
   return [header, ...rows, summary];
 }
 

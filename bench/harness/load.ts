@@ -85,7 +85,11 @@ function parseDuration(text: string): number {
 function luaScript(spec: LoadSpec): string | null {
   const lines: string[] = [];
   if (spec.postBody !== undefined) {
-    lines.push('wrk.method = "POST"', `wrk.body = string.rep("x", ${spec.postBody.length})`, 'wrk.headers["Content-Type"] = "application/octet-stream"');
+    lines.push(
+      'wrk.method = "POST"',
+      `wrk.body = string.rep("x", ${spec.postBody.length})`,
+      'wrk.headers["Content-Type"] = "application/octet-stream"',
+    );
   }
   if (spec.pipeline > 1) {
     lines.push(
@@ -240,7 +244,10 @@ async function runClient(server: ServerProcess, argv: string[]): Promise<ClientR
   };
 }
 
-type ClientNumbers = Pick<LoadRun, 'requestsPerSec' | 'latencyMeanMs' | 'latencyP50Ms' | 'latencyP75Ms' | 'latencyP90Ms' | 'latencyP99Ms' | 'transferBytesPerSec' | 'errors'> & { requests: number };
+type ClientNumbers = Pick<
+  LoadRun,
+  'requestsPerSec' | 'latencyMeanMs' | 'latencyP50Ms' | 'latencyP75Ms' | 'latencyP90Ms' | 'latencyP99Ms' | 'transferBytesPerSec' | 'errors'
+> & { requests: number };
 
 function loadRun(spec: LoadSpec, run: ClientRun, { requests, ...r }: ClientNumbers): LoadRun {
   return {
@@ -263,7 +270,15 @@ function parseBytes(text: string): number {
 /** One wrk run against a running server. */
 export async function runWrk(server: ServerProcess, port: number, spec: LoadSpec): Promise<LoadRun> {
   const script = luaScript(spec);
-  const run = await runClient(server, ['wrk', '-t1', `-c${spec.connections}`, `-d${spec.durationSec}s`, '--latency', ...(script ? ['-s', script] : []), `http://127.0.0.1:${port}${spec.path}`]);
+  const run = await runClient(server, [
+    'wrk',
+    '-t1',
+    `-c${spec.connections}`,
+    `-d${spec.durationSec}s`,
+    '--latency',
+    ...(script ? ['-s', script] : []),
+    `http://127.0.0.1:${port}${spec.path}`,
+  ]);
   const out = run.out;
   return loadRun(spec, run, {
     requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? 0),
@@ -274,7 +289,9 @@ export async function runWrk(server: ServerProcess, port: number, spec: LoadSpec
     latencyP90Ms: parseDuration(/\s90%\s+(\S+)/.exec(out)?.[1] ?? ''),
     latencyP99Ms: parseDuration(/\s99%\s+(\S+)/.exec(out)?.[1] ?? ''),
     transferBytesPerSec: parseBytes(/Transfer\/sec:\s+(\S+)/.exec(out)?.[1] ?? ''),
-    errors: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + [...out.matchAll(/(?:connect|read|write|timeout) (\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0),
+    errors:
+      Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) +
+      [...out.matchAll(/(?:connect|read|write|timeout) (\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0),
   });
 }
 
@@ -292,7 +309,19 @@ export async function runAutocannon(server: ServerProcess, port: number, spec: L
   const cli = autocannonCli();
   if (!cli) throw new Error('autocannon is not installed');
   const body = spec.postBody === undefined ? [] : ['-m', 'POST', '-b', spec.postBody, '-H', 'content-type=application/octet-stream'];
-  const argv = [process.execPath, cli, '--json', '-c', String(spec.connections), '-d', String(spec.durationSec), '-p', String(spec.pipeline), ...body, `http://127.0.0.1:${port}${spec.path}`];
+  const argv = [
+    process.execPath,
+    cli,
+    '--json',
+    '-c',
+    String(spec.connections),
+    '-d',
+    String(spec.durationSec),
+    '-p',
+    String(spec.pipeline),
+    ...body,
+    `http://127.0.0.1:${port}${spec.path}`,
+  ];
   const run = await runClient(server, argv);
   const r = JSON.parse(run.out) as AutocannonResult;
   return loadRun(spec, run, {
@@ -324,7 +353,18 @@ export interface H2LoadSpec {
  */
 export async function runH2load(server: ServerProcess, port: number, spec: H2LoadSpec): Promise<LoadRun> {
   const log = join(mkdtempSync(join(tmpdir(), 'wirespeed-h2load-')), 'requests.log');
-  const argv = ['h2load', '-n', String(spec.requests), '-c', String(spec.clients), '-m', String(spec.streams), '--log-file', log, `http://127.0.0.1:${port}${spec.path}`];
+  const argv = [
+    'h2load',
+    '-n',
+    String(spec.requests),
+    '-c',
+    String(spec.clients),
+    '-m',
+    String(spec.streams),
+    '--log-file',
+    log,
+    `http://127.0.0.1:${port}${spec.path}`,
+  ];
   const run = await runClient(server, argv);
   const out = run.out;
   const finished = /finished in ([\d.]+(?:us|ms|s)), ([\d.]+) req\/s, (\S+)\/s/.exec(out);

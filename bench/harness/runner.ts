@@ -16,7 +16,6 @@ export const DEFAULT_OPTIONS: RunOptions = { warmupMs: 500, minTimeMs: 1500, min
 // mitata trims the two extreme samples at each end of larger runs: ask for 20 to keep >= 16.
 export const QUICK_OPTIONS: RunOptions = { warmupMs: 60, minTimeMs: 120, minSamples: 20 };
 
-
 /**
  * The heap in use (V8's used heap + malloced memory, as mitata reads it) where the runtime exposes
  * node:v8 (Node, Deno); null in browsers. mitata then reports the heap growth per operation.
@@ -48,7 +47,16 @@ export async function runCase(c: BenchCase, options: RunOptions): Promise<CaseRe
 async function runLoadCase(c: BenchCase, load: NonNullable<BenchCase['load']>, options: RunOptions): Promise<CaseResult> {
   const quick = options.minTimeMs < DEFAULT_OPTIONS.minTimeMs;
   const { samples, metrics } = await load(quick ? { count: 1, durationSec: 1 } : { count: 3, durationSec: 4 });
-  return { suite: c.suite, group: c.group, impl: c.impl, baseline: c.baseline ?? false, unit: 'ns/op', samples, stats: summarize(samples), metrics };
+  return {
+    suite: c.suite,
+    group: c.group,
+    impl: c.impl,
+    baseline: c.baseline ?? false,
+    unit: 'ns/op',
+    samples,
+    stats: summarize(samples),
+    metrics,
+  };
 }
 
 async function measureCase(c: BenchCase, fn: () => unknown, options: RunOptions): Promise<CaseResult> {
@@ -63,7 +71,11 @@ async function measureCase(c: BenchCase, fn: () => unknown, options: RunOptions)
     }
   }
   const heap = await heapReader;
-  const stats = (await measure(fn, { min_cpu_time: options.minTimeMs * 1e6, min_samples: options.minSamples, ...(heap ? { heap } : {}) })) as Awaited<ReturnType<typeof measure>> & { heap?: { avg: number } };
+  const stats = (await measure(fn, {
+    min_cpu_time: options.minTimeMs * 1e6,
+    min_samples: options.minSamples,
+    ...(heap ? { heap } : {}),
+  })) as Awaited<ReturnType<typeof measure>> & { heap?: { avg: number } };
   // Bytes the heap grew per operation, over the batches no GC interrupted (mitata drops those).
   const heapBytesPerOp = stats.heap?.avg;
   return {

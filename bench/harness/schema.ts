@@ -17,7 +17,19 @@ export const resultJsonSchema = {
     createdAt: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' },
     fingerprint: {
       type: 'object',
-      required: ['cpuModel', 'cores', 'memoryBytes', 'os', 'arch', 'runtime', 'runtimeVersion', 'userAgent', 'wasm', 'gitCommit', 'timerResolutionNs'],
+      required: [
+        'cpuModel',
+        'cores',
+        'memoryBytes',
+        'os',
+        'arch',
+        'runtime',
+        'runtimeVersion',
+        'userAgent',
+        'wasm',
+        'gitCommit',
+        'timerResolutionNs',
+      ],
       properties: {
         cpuModel: text,
         cores: { type: 'integer', minimum: 1 },
@@ -30,7 +42,12 @@ export const resultJsonSchema = {
         wasm: {
           type: 'object',
           required: ['simd', 'threads', 'bulkMemory', 'referenceTypes'],
-          properties: { simd: { type: 'boolean' }, threads: { type: 'boolean' }, bulkMemory: { type: 'boolean' }, referenceTypes: { type: 'boolean' } },
+          properties: {
+            simd: { type: 'boolean' },
+            threads: { type: 'boolean' },
+            bulkMemory: { type: 'boolean' },
+            referenceTypes: { type: 'boolean' },
+          },
         },
         gitCommit: { type: ['string', 'null'], maxLength: 64 },
         crossOriginIsolated: { type: 'boolean' },
@@ -59,7 +76,9 @@ export const resultJsonSchema = {
           stats: {
             type: 'object',
             required: ['n', 'min', 'max', 'mean', 'median', 'ciLow', 'ciHigh', 'p75', 'p99', 'stddev'],
-            properties: Object.fromEntries(['n', 'min', 'max', 'mean', 'median', 'ciLow', 'ciHigh', 'p75', 'p99', 'stddev'].map((k) => [k, finite])),
+            properties: Object.fromEntries(
+              ['n', 'min', 'max', 'mean', 'median', 'ciLow', 'ciHigh', 'p75', 'p99', 'stddev'].map((k) => [k, finite]),
+            ),
           },
           metrics: { type: 'object', additionalProperties: finite },
         },

@@ -71,7 +71,13 @@ export function erfc(x: number): number {
     Math.exp(
       -z * z -
         1.26551223 +
-        t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+        t *
+          (1.00002368 +
+            t *
+              (0.37409196 +
+                t *
+                  (0.09678418 +
+                    t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
     );
   return x >= 0 ? r : 2 - r;
 }
@@ -93,7 +99,7 @@ export function mannWhitneyU(a: readonly number[], b: readonly number[]): { u: n
   const n = all.length;
   let rankSumA = 0;
   let tieTerm = 0;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     let j = i;
     while (j + 1 < n && all[j + 1][0] === all[i][0]) j++;
     const rank = (i + j + 2) / 2; // ranks are 1-based: average of i+1 .. j+1

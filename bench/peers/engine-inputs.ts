@@ -5,7 +5,19 @@ const CRLF = '\r\n';
 
 /** 296 bytes: a GET of an API client with 10 fields. */
 export const TEN_HEADERS =
-  ['GET /api/v1/users/42 HTTP/1.1', 'Host: api.example.com', 'User-Agent: curl/8.5.0', 'Accept: application/json', 'Accept-Language: en-US', 'Accept-Encoding: gzip, br', 'Content-Type: application/json', 'Authorization: Bearer abcdef0123', 'Cache-Control: no-cache', 'Connection: keep-alive', 'X-Request-Id: 7f3c9a1e'].join(CRLF) +
+  [
+    'GET /api/v1/users/42 HTTP/1.1',
+    'Host: api.example.com',
+    'User-Agent: curl/8.5.0',
+    'Accept: application/json',
+    'Accept-Language: en-US',
+    'Accept-Encoding: gzip, br',
+    'Content-Type: application/json',
+    'Authorization: Bearer abcdef0123',
+    'Cache-Control: no-cache',
+    'Connection: keep-alive',
+    'X-Request-Id: 7f3c9a1e',
+  ].join(CRLF) +
   CRLF +
   CRLF;
 
@@ -19,7 +31,10 @@ export const ENGINE_REQUESTS: Record<string, string> = {
 /** Response bodies by group name: 13 B of text, 57 B of JSON, 1 KB and 10 KB. */
 export const ENGINE_RESPONSES: Record<string, { type: string; body: string }> = {
   'write 13 B text response': { type: 'text/plain', body: 'Hello, World!' },
-  'write 57 B JSON response': { type: 'application/json', body: JSON.stringify({ message: 'Hello, World!', status: 'success', id: 42424 }) },
+  'write 57 B JSON response': {
+    type: 'application/json',
+    body: JSON.stringify({ message: 'Hello, World!', status: 'success', id: 42424 }),
+  },
   'write 1 KB response (MB/s)': { type: 'text/plain', body: 'x'.repeat(1024) },
   'write 10 KB response (MB/s)': { type: 'text/plain', body: 'x'.repeat(10 * 1024) },
 };

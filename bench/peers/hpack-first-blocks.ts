@@ -5,7 +5,7 @@ const bytes = (base64: string) => Uint8Array.from(atob(base64), (c) => c.charCod
 
 export const FIRST_BLOCKS = {
   'browser request': bytes(
-      'gkGM8ePC5fI6a6CrkPT/h0SPYkORDExUpNVMshI7Elk/QIdBSLEnWtH/o/5vT2HpNbT/P33g/kImv5+lP50nStCv' +
+    'gkGM8ePC5fI6a6CrkPT/h0SPYkORDExUpNVMshI7Elk/QIdBSLEnWtH/o/5vT2HpNbT/P33g/kImv5+lP50nStCv' +
       'dsHVJ/P33g/l9/+fQItBSLEnWtGtSeM1BYL/AUCNQUixJ1rRrV0DTKeyn4f+c5qrfP8/QJK2uawchVjVIKS2wq1h' +
       'e1pUJR+BD3rL0H9mooGw2uBT+vwIftTOaq3yp5ecica/tSGuugvIseYyWG2XV2XFP6zY9+jP9KUG6lUxFJ1P/al6' +
       'ew9JWAiaXApuHKOwzDbLq7LnU8BJfKWJ000fQ666DEGkx6mPM6aaP9+aaPodddBiDSY9THmmj77QAXf+jUjmKwPu' +
@@ -13,7 +13,7 @@ export const FIRST_BLOCKS = {
       '/wNAikFItKVJJ1pCoT+GkOS2ktSfUJKb2av6UkLLQNJfpSOz6U9oTJ9Riy1LcN30Wr77QAXf',
   ),
   '50 fields': bytes(
-      'gkGLHWZcvkdNdBVyHp+HRIxjuFiwqD22EKhhoX9AjfKxLUJPStOUchbFgA+H7jotKsBYf0CN8rEtQk9K05RyFsWA' +
+    'gkGLHWZcvkdNdBVyHp+HRIxjuFiwqD22EKhhoX9AjfKxLUJPStOUchbFgA+H7jotKsBYf0CN8rEtQk9K05RyFsWA' +
       'H4juOi0qwVhx/0CN8rEtQk9K05RyFsWAL4juOi0qwlhxk0CN8rEtQk9K05RyFsWAz4nuOi0qzKw4ySdAjfKxLUJP' +
       'StOUchbFgNeK7jotKs0sOMkhf0CN8rEtQk9K05RyFsWA34ruOi0qzaw4ySFlQI3ysS1CT0rTlHIWxYDnh+46LSrO' +
       'LD9AjfKxLUJPStOUchbFgO+I7jotKs6sOP9AjfKxLUJPStOUchbFgPeI7jotKs8sOMlAjfKxLUJPStOUchbFgP+J' +
@@ -32,8 +32,8 @@ export const FIRST_BLOCKS = {
       'SQtAjfKxLUJPStOUchbFmg+L7jotKs0FYcZJCy9AjfKxLUJPStOUchbFmheI7jotKs0JYf9AjfKxLUJPStOUchbF' +
       'mmeI7jotKs0ysONAjfKxLUJPStOUchbFmmuJ7jotKs00sOMnQI3ysS1CT0rTlHIWxZpviu46LSrNNrDjJJ8=',
   ),
-  'response': bytes(
-      'iF+SSXylidNNH2oScdiCpgtTKs9/XIQLTzovYZbdbV9KCEppP3UEATigRXAAuAApi0b/dofwawqKylk/WI6u2Ogx' +
+  response: bytes(
+    'iF+SSXylidNNH2oScdiCpgtTKs9/XIQLTzovYZbdbV9KCEppP3UEATigRXAAuAApi0b/dofwawqKylk/WI6u2Ogx' +
       'PpSkflYcxYGQA2KM/luVkawSPxiK7J/Pe4sZCFrSsWoh5DVTf3iZpH5WHMWBxkDogAB9qGqJRbIXdbHfPSM1SA==',
   ),
 };

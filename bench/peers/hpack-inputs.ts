@@ -40,5 +40,8 @@ export const FIFTY_FIELDS: HeaderList = [
   [':authority', 'api.example.com'],
   [':scheme', 'https'],
   [':path', '/v1/resources/42'],
-  ...Array.from({ length: 46 }, (_, i): [string, string] => [`x-custom-header-${String(i).padStart(2, '0')}`, `value-${i}-${'abcdef'.slice(0, (i % 6) + 1)}`]),
+  ...Array.from({ length: 46 }, (_, i): [string, string] => [
+    `x-custom-header-${String(i).padStart(2, '0')}`,
+    `value-${i}-${'abcdef'.slice(0, (i % 6) + 1)}`,
+  ]),
 ];

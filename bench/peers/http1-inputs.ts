@@ -41,15 +41,28 @@ export const CHUNKED_POST =
   '0\r\nX-Checksum: 1234\r\n\r\n';
 
 /** Other methods than GET and POST. */
-export const DELETE_REQUEST = head('DELETE /api/items/42 HTTP/1.1', ['Host: api.local', 'Authorization: Bearer 4f1c9b2e7a', 'Content-Length: 0']);
+export const DELETE_REQUEST = head('DELETE /api/items/42 HTTP/1.1', [
+  'Host: api.local',
+  'Authorization: Bearer 4f1c9b2e7a',
+  'Content-Length: 0',
+]);
 export const PUT_JSON =
-  head('PUT /api/items/42 HTTP/1.1', ['Host: api.local', 'Content-Type: application/json', 'Content-Length: 33']) + '{"name":"widget","qty":101,"v":2}';
+  head('PUT /api/items/42 HTTP/1.1', ['Host: api.local', 'Content-Type: application/json', 'Content-Length: 33']) +
+  '{"name":"widget","qty":101,"v":2}';
 
 /** A 1 KB request target (deep path, as some CDNs and object stores see). */
-export const LONG_PATH = head(`GET /${Array.from({ length: 90 }, (_, i) => `segment-${String(i).padStart(3, '0')}`).join('/').slice(0, 1023)} HTTP/1.1`, ['Host: cdn.local', 'Accept: */*']);
+export const LONG_PATH = head(
+  `GET /${Array.from({ length: 90 }, (_, i) => `segment-${String(i).padStart(3, '0')}`)
+    .join('/')
+    .slice(0, 1023)} HTTP/1.1`,
+  ['Host: cdn.local', 'Accept: */*'],
+);
 
 /** A search with 20 query parameters. */
-export const QUERY_STRING = head(`GET /search?${Array.from({ length: 20 }, (_, i) => `p${i}=value%20${i}`).join('&')} HTTP/1.1`, ['Host: www.example.com', 'Accept: text/html']);
+export const QUERY_STRING = head(`GET /search?${Array.from({ length: 20 }, (_, i) => `p${i}=value%20${i}`).join('&')} HTTP/1.1`, [
+  'Host: www.example.com',
+  'Accept: text/html',
+]);
 
 /** A realistic API call: GitHub's REST API as its CLI sends it. */
 export const API_REQUEST = head('GET /repos/nodejs/node/issues?state=open&per_page=100&page=2 HTTP/1.1', [
@@ -71,7 +84,7 @@ export const PARSER_INPUTS: Record<string, string> = {
   '50 headers': FIFTY_HEADERS,
   'chunked POST': CHUNKED_POST,
   'pipelined x16': PIPELINED_16,
-  'DELETE': DELETE_REQUEST,
+  DELETE: DELETE_REQUEST,
   'PUT with JSON': PUT_JSON,
   'long path (1 KB target)': LONG_PATH,
   'query string (20 params)': QUERY_STRING,

@@ -20,7 +20,14 @@ interface CallbackParser {
 /** Node's llhttp, with callbacks as node:http installs them (strings are made in C++). */
 export const llhttpNode: ParserDriver = (input) => {
   const { HTTPParser, methods } = require('_http_common') as {
-    HTTPParser: { new (): CallbackParser; REQUEST: number; kOnHeaders: number; kOnHeadersComplete: number; kOnBody: number; kOnMessageComplete: number };
+    HTTPParser: {
+      new (): CallbackParser;
+      REQUEST: number;
+      kOnHeaders: number;
+      kOnHeadersComplete: number;
+      kOnBody: number;
+      kOnMessageComplete: number;
+    };
     methods: string[];
   };
   let sink = 0;
@@ -36,7 +43,13 @@ export const llhttpNode: ParserDriver = (input) => {
     countHeaders(headers);
     url += part;
   };
-  parser[HTTPParser.kOnHeadersComplete] = (_ma: number, _mi: number, headers: string[] | undefined, method: number, full: string | undefined) => {
+  parser[HTTPParser.kOnHeadersComplete] = (
+    _ma: number,
+    _mi: number,
+    headers: string[] | undefined,
+    method: number,
+    full: string | undefined,
+  ) => {
     if (headers) countHeaders(headers);
     sink += methods[method].length + (full ?? url).length;
     url = '';
@@ -59,7 +72,15 @@ export const llhttpNode: ParserDriver = (input) => {
 /** http-parser-js: llhttp's API in pure JavaScript. */
 export const httpParserJs: ParserDriver = (input) => {
   const { HTTPParser } = require('http-parser-js') as {
-    HTTPParser: { new (type: number): CallbackParser; REQUEST: number; kOnHeaders: number; kOnHeadersComplete: number; kOnBody: number; kOnMessageComplete: number; methods: string[] };
+    HTTPParser: {
+      new (type: number): CallbackParser;
+      REQUEST: number;
+      kOnHeaders: number;
+      kOnHeadersComplete: number;
+      kOnBody: number;
+      kOnMessageComplete: number;
+      methods: string[];
+    };
   };
   let sink = 0;
   const parser = new HTTPParser(HTTPParser.REQUEST);

@@ -24,7 +24,11 @@ export async function messageChannelFramed(message: unknown): Promise<RoundTrip>
 }
 
 /** The raw case over a port whose other end echoes: each run posts a copy of `bytes` and waits for it. */
-export function portEchoRoundTrip(port: { postMessage(message: unknown, transfer: Transferable[]): void }, bytes: Uint8Array, close: () => Promise<void>) {
+export function portEchoRoundTrip(
+  port: { postMessage(message: unknown, transfer: Transferable[]): void },
+  bytes: Uint8Array,
+  close: () => Promise<void>,
+) {
   let resolve: (() => void) | null = null;
   return {
     /** Call on every message back from the echo. */

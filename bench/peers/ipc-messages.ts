@@ -14,7 +14,14 @@ export const MEDIUM = {
     ['accept-encoding', 'gzip, br'],
     ['content-length', '180'],
   ],
-  body: JSON.stringify({ customer: 42, items: [{ sku: 'A-1', qty: 2 }, { sku: 'B-7', qty: 1 }], note: 'leave at door' }),
+  body: JSON.stringify({
+    customer: 42,
+    items: [
+      { sku: 'A-1', qty: 2 },
+      { sku: 'B-7', qty: 1 },
+    ],
+    note: 'leave at door',
+  }),
 };
 
 export function items(n: number) {

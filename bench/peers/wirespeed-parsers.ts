@@ -47,7 +47,7 @@ export const wirespeedLazy: ParserDriver = (input) => {
 export const wirespeedParseRequest: ParserDriver = (input) => {
   return () => {
     let n = 0;
-    for (let at = 0; at < input.length; ) {
+    for (let at = 0; at < input.length;) {
       const request = parseRequest(at ? input.subarray(at) : input);
       n += request.method.length + request.url.length + request.body.length;
       for (const [name, value] of request.headers) n += name.length + value.length;

@@ -47,7 +47,13 @@ export type GroupFilter = (group: string) => boolean;
  * A row per group of `suite` (those `only` keeps), a column per implementation, each cell
  * `cell(case, the row's baseline)`; "—" where one has no case.
  */
-export function caseRows(file: ResultFile, suite: string, cell: (c: CaseResult, baseline: CaseResult | undefined) => string, only?: GroupFilter, chart?: ChartValue): ReportTable {
+export function caseRows(
+  file: ResultFile,
+  suite: string,
+  cell: (c: CaseResult, baseline: CaseResult | undefined) => string,
+  only?: GroupFilter,
+  chart?: ChartValue,
+): ReportTable {
   const cases = file.cases.filter((c) => c.suite === suite && (!only || only(c.group)));
   const groups = [...new Set(cases.map((c) => c.group))];
   const impls = [...new Set(cases.map((c) => c.impl))];
@@ -82,7 +88,13 @@ export function suiteRows(file: ResultFile, suite: string, only?: GroupFilter): 
 }
 
 /** A metric of the load cases (`format` gets the case's metrics; null: not measured). */
-export function metricRows(file: ResultFile, suite: string, format: (metrics: Record<string, number>) => string | null, only?: GroupFilter, chart?: ChartValue): ReportTable {
+export function metricRows(
+  file: ResultFile,
+  suite: string,
+  format: (metrics: Record<string, number>) => string | null,
+  only?: GroupFilter,
+  chart?: ChartValue,
+): ReportTable {
   return caseRows(file, suite, (c) => (c.metrics ? format(c.metrics) : null) ?? 'n/a', only, chart);
 }
 

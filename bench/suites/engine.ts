@@ -15,7 +15,8 @@ type NodeEngine = typeof import('../peers/node-http-engine.js');
 
 const textEncoder = new TextEncoder();
 /** A string as the bytes a socket sends: latin1 through Buffer (Node's socket write), else UTF-8 (ASCII here). */
-const toBytes: (text: string) => Uint8Array = typeof Buffer === 'function' ? (text) => Buffer.from(text, 'latin1') : (text) => textEncoder.encode(text);
+const toBytes: (text: string) => Uint8Array =
+  typeof Buffer === 'function' ? (text) => Buffer.from(text, 'latin1') : (text) => textEncoder.encode(text);
 
 /** wirespeed's writer: the head as the server builds it, then the body, as the bytes the socket gets. */
 function wirespeedWrite(type: string, body: string): () => number {
@@ -43,7 +44,8 @@ export const engineSuite: Suite = {
   description: 'HTTP/1.1 engine: parse, write, header lookup and the full cycle, with bytes allocated per operation',
   async cases(runtime: Runtime): Promise<BenchCase[]> {
     const cases: BenchCase[] = [];
-    const add = (group: string, impl: string, setup: () => () => unknown, baseline = false) => cases.push({ suite: 'engine', group, impl, baseline, setup });
+    const add = (group: string, impl: string, setup: () => () => unknown, baseline = false) =>
+      cases.push({ suite: 'engine', group, impl, baseline, setup });
     const parsers = runtime === 'browser' ? null : await loadNodePeers<NodeParsers>('../peers/http1-parsers.js');
     const node = runtime === 'node' ? await loadNodePeers<NodeEngine>('../peers/node-http-engine.js') : null;
 
@@ -64,11 +66,16 @@ export const engineSuite: Suite = {
     const hello = ENGINE_RESPONSES['write 13 B text response'];
     const get = latin1Encode(SIMPLE_GET);
     if (parsers && node && runtime === 'node') {
-      add(cycle, 'node:http (llhttp)', () => {
-        const parse = parsers.llhttpNode(get);
-        const write = node.nodeWrite(hello.type, hello.body);
-        return () => parse() + write();
-      }, true);
+      add(
+        cycle,
+        'node:http (llhttp)',
+        () => {
+          const parse = parsers.llhttpNode(get);
+          const write = node.nodeWrite(hello.type, hello.body);
+          return () => parse() + write();
+        },
+        true,
+      );
     }
     add(cycle, 'wirespeed', () => {
       const parse = wirespeedStrings(get);
@@ -77,15 +84,22 @@ export const engineSuite: Suite = {
     });
     const lookup = 'header lookup: content-type of a 10-header request (parse + get)';
     if (node) {
-      const raw = TEN_HEADERS.split('\r\n').slice(1, -2).flatMap((line) => {
-        const colon = line.indexOf(':');
-        return [line.slice(0, colon), line.slice(colon + 1).trim()];
-      });
-      add(lookup, 'node:http (llhttp)', () => {
-        const parse = parsers!.llhttpNode(latin1Encode(TEN_HEADERS));
-        const get = node.nodeHeaderLookup(raw, 'content-type');
-        return () => parse() + get();
-      }, true);
+      const raw = TEN_HEADERS.split('\r\n')
+        .slice(1, -2)
+        .flatMap((line) => {
+          const colon = line.indexOf(':');
+          return [line.slice(0, colon), line.slice(colon + 1).trim()];
+        });
+      add(
+        lookup,
+        'node:http (llhttp)',
+        () => {
+          const parse = parsers!.llhttpNode(latin1Encode(TEN_HEADERS));
+          const get = node.nodeHeaderLookup(raw, 'content-type');
+          return () => parse() + get();
+        },
+        true,
+      );
     }
     add(lookup, 'wirespeed', () => wirespeedHeaderLookup(TEN_HEADERS, 'content-type'));
     return cases;

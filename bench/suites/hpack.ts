@@ -18,7 +18,11 @@ export const hpackSuite: Suite = {
     const hpackJsEncoder = () => hpackJs!.hpackJsEncoder();
     const hpackJsDecoder = () => hpackJs!.hpackJsDecoder();
 
-    for (const [name, list] of [['browser request', BROWSER_REQUEST], ['50 fields', FIFTY_FIELDS], ['response', RESPONSE]] as const) {
+    for (const [name, list] of [
+      ['browser request', BROWSER_REQUEST],
+      ['50 fields', FIFTY_FIELDS],
+      ['response', RESPONSE],
+    ] as const) {
       const block = FIRST_BLOCKS[name];
       // A first block needs a fresh table: each operation makes a decoder, decodes, drops it.
       add(`decode first block: ${name}`, 'wirespeed', () => () => {

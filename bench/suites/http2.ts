@@ -26,11 +26,18 @@ interface Impl {
 }
 
 function implementations(): Impl[] {
-  const node = (name: string, baseline = false): Impl => ({ name, baseline, command: (port) => [process.execPath, nodeServers, name, String(port)] });
+  const node = (name: string, baseline = false): Impl => ({
+    name,
+    baseline,
+    command: (port) => [process.execPath, nodeServers, name, String(port)],
+  });
   const impls = [node('node-http2', true), node('wirespeed-node-h2'), node('wirespeed-node-runtime-h2')];
   const deno = denoBinary();
   if (deno) {
-    const denoImpl = (name: string): Impl => ({ name, command: (port) => [deno, 'run', '--quiet', '-A', '--no-lock', denoServers, name, String(port)] });
+    const denoImpl = (name: string): Impl => ({
+      name,
+      command: (port) => [deno, 'run', '--quiet', '-A', '--no-lock', denoServers, name, String(port)],
+    });
     impls.push(denoImpl('deno-serve'), denoImpl('wirespeed-deno-h2'), denoImpl('wirespeed-deno-runtime-h2'));
   }
   return impls;
@@ -44,13 +51,19 @@ const GROUPS: { group: string; spec: Omit<H2LoadSpec, 'requests'> }[] = [
 ];
 
 /** 50,000 requests for a full run (the count; a tenth of it one at a time); fewer for --quick. */
-const requestsFor = (durationSec: number, concurrency: number) => Math.round((durationSec >= 3 ? 50_000 : Math.max(2_000, durationSec * 10_000)) / (concurrency === 1 ? 10 : 1));
+const requestsFor = (durationSec: number, concurrency: number) =>
+  Math.round((durationSec >= 3 ? 50_000 : Math.max(2_000, durationSec * 10_000)) / (concurrency === 1 ? 10 : 1));
 
 function measure(impl: Impl, spec: Omit<H2LoadSpec, 'requests'>, runs: LoadRuns) {
-  return measureServer(impl.command, runs, (server, port, durationSec) => runH2load(server, port, { ...spec, requests: requestsFor(durationSec, spec.clients * spec.streams) }), {
-    connections: spec.clients,
-    streams: spec.streams,
-  });
+  return measureServer(
+    impl.command,
+    runs,
+    (server, port, durationSec) => runH2load(server, port, { ...spec, requests: requestsFor(durationSec, spec.clients * spec.streams) }),
+    {
+      connections: spec.clients,
+      streams: spec.streams,
+    },
+  );
 }
 
 /** The per-request work of the HTTP/2 connection, one piece at a time (any runtime). */
@@ -89,7 +102,10 @@ function microCases(): BenchCase[] {
       const body = new TextEncoder().encode('Hello World!');
       let written = 0;
       // A transport that only counts: what is measured is the gathering, not a socket.
-      const writer = new FrameWriter({ write: (bytes: Uint8Array | string) => ((written += bytes.length), true), needsDrain: false } as unknown as Transport);
+      const writer = new FrameWriter({
+        write: (bytes: Uint8Array | string) => ((written += bytes.length), true),
+        needsDrain: false,
+      } as unknown as Transport);
       return () => {
         writer.frame(FrameType.HEADERS, Flag.END_HEADERS, 1, block);
         writer.frame(FrameType.DATA, Flag.END_STREAM, 1, body);
@@ -102,7 +118,8 @@ function microCases(): BenchCase[] {
 
 export const http2Suite: Suite = {
   name: 'http2',
-  description: 'HTTP/2: frame, flow-control and HPACK work per request; servers under h2load, h2c (req/s, latency, server CPU per request, peak RSS)',
+  description:
+    'HTTP/2: frame, flow-control and HPACK work per request; servers under h2load, h2c (req/s, latency, server CPU per request, peak RSS)',
   async cases(runtime) {
     const cases = microCases();
     if (runtime !== 'node') return cases;
@@ -112,7 +129,14 @@ export const http2Suite: Suite = {
     }
     for (const { group, spec } of GROUPS) {
       for (const impl of implementations()) {
-        cases.push({ suite: 'http2', group, impl: impl.name, baseline: impl.baseline, setup: () => () => undefined, load: (runs) => measure(impl, spec, runs) });
+        cases.push({
+          suite: 'http2',
+          group,
+          impl: impl.name,
+          baseline: impl.baseline,
+          setup: () => () => undefined,
+          load: (runs) => measure(impl, spec, runs),
+        });
       }
     }
     return cases;

@@ -19,7 +19,11 @@ export const ipcSuite: Suite = {
     const add = (group: string, impl: string, setup: BenchCase['setup'], baseline = false, teardown?: () => Promise<void>) =>
       cases.push({ suite: 'ipc', group, impl, baseline, setup, teardown });
 
-    for (const [size, message] of [['small', SMALL], ['medium', MEDIUM], ['large (100 items)', LARGE]] as const) {
+    for (const [size, message] of [
+      ['small', SMALL],
+      ['medium', MEDIUM],
+      ['large (100 items)', LARGE],
+    ] as const) {
       for (const [name, codec, baseline] of CODECS) {
         add(`encode ${size}`, name, () => () => codec.encode(message).length, baseline);
         const bytes = codec.encode(message);
@@ -65,12 +69,21 @@ export const ipcSuite: Suite = {
       );
     }
     for (const [transport, framed, raw] of trips) {
-      for (const [impl, make, baseline] of [['raw transport, same bytes', raw, true], ['IpcChannel request', framed, false]] as const) {
+      for (const [impl, make, baseline] of [
+        ['raw transport, same bytes', raw, true],
+        ['IpcChannel request', framed, false],
+      ] as const) {
         let trip: RoundTrip | undefined;
-        add(`round trip (small) over ${transport}`, impl, async () => {
-          trip = await make(SMALL);
-          return () => trip!.run();
-        }, baseline, async () => trip?.close());
+        add(
+          `round trip (small) over ${transport}`,
+          impl,
+          async () => {
+            trip = await make(SMALL);
+            return () => trip!.run();
+          },
+          baseline,
+          async () => trip?.close(),
+        );
       }
     }
     return cases;

@@ -26,31 +26,49 @@ export const SCENARIOS: RouterScenario[] = [
   })),
   {
     group: '1 param',
-    routes: [['GET', '/users'], ['GET', '/users/:id'], ['GET', '/posts/:id']],
+    routes: [
+      ['GET', '/users'],
+      ['GET', '/users/:id'],
+      ['GET', '/posts/:id'],
+    ],
     requests: [['GET', '/users/12345']],
     expected: [1],
   },
   {
     group: '2 params',
-    routes: [['GET', '/users/:id'], ['GET', '/users/:id/posts/:postId'], ['GET', '/users/:id/posts']],
+    routes: [
+      ['GET', '/users/:id'],
+      ['GET', '/users/:id/posts/:postId'],
+      ['GET', '/users/:id/posts'],
+    ],
     requests: [['GET', '/users/12345/posts/67890']],
     expected: [1],
   },
   {
     group: '3 params',
-    routes: [['GET', '/repos/:owner/:repo'], ['GET', '/repos/:owner/:repo/issues/:number'], ['GET', '/repos/:owner/:repo/issues']],
+    routes: [
+      ['GET', '/repos/:owner/:repo'],
+      ['GET', '/repos/:owner/:repo/issues/:number'],
+      ['GET', '/repos/:owner/:repo/issues'],
+    ],
     requests: [['GET', '/repos/nodejs/node/issues/51234']],
     expected: [1],
   },
   {
     group: 'wildcard, short path',
-    routes: [['GET', '/assets/*'], ['GET', '/api/items']],
+    routes: [
+      ['GET', '/assets/*'],
+      ['GET', '/api/items'],
+    ],
     requests: [['GET', '/assets/app.js']],
     expected: [0],
   },
   {
     group: 'wildcard, long path',
-    routes: [['GET', '/assets/*'], ['GET', '/api/items']],
+    routes: [
+      ['GET', '/assets/*'],
+      ['GET', '/api/items'],
+    ],
     requests: [['GET', '/assets/vendor/lib/dist/esm/components/ui/forms/inputs/text/index.js']],
     expected: [0],
   },
@@ -62,19 +80,29 @@ export const SCENARIOS: RouterScenario[] = [
   },
   {
     group: '404, different path',
-    routes: [['GET', '/users/:id'], ['GET', '/posts/:id/comments'], ['GET', '/health']],
+    routes: [
+      ['GET', '/users/:id'],
+      ['GET', '/posts/:id/comments'],
+      ['GET', '/health'],
+    ],
     requests: [['GET', '/nothing/here/at/all']],
     expected: [null],
   },
   {
     group: 'wrong method',
-    routes: [['GET', '/users/:id'], ['GET', '/health']],
+    routes: [
+      ['GET', '/users/:id'],
+      ['GET', '/health'],
+    ],
     requests: [['POST', '/users/42']],
     expected: [null],
   },
   {
     group: 'almost matching path',
-    routes: [['GET', '/users/:id/posts'], ['GET', '/users/:id/comments']],
+    routes: [
+      ['GET', '/users/:id/posts'],
+      ['GET', '/users/:id/comments'],
+    ],
     requests: [['GET', '/users/12345/postsx']],
     expected: [null],
   },
@@ -121,7 +149,10 @@ export const routerSuite: Suite = {
   description: 'route lookup (value + params) per request',
   async cases(runtime): Promise<BenchCase[]> {
     const cases: BenchCase[] = [];
-    const nodeOnly = runtime === 'browser' ? [] : (await loadNodePeers<typeof import('../peers/node-routers.js')>('../peers/node-routers.js')).NODE_ROUTERS;
+    const nodeOnly =
+      runtime === 'browser'
+        ? []
+        : (await loadNodePeers<typeof import('../peers/node-routers.js')>('../peers/node-routers.js')).NODE_ROUTERS;
     // find-my-way first: the baseline; then the order the README's table shows.
     const routers = [ROUTERS[0], ...nodeOnly.slice(0, 1), ...ROUTERS.slice(1), ...nodeOnly.slice(1)];
     for (const scenario of SCENARIOS) {

@@ -46,7 +46,11 @@ interface Impl {
   helloOnly?: boolean;
 }
 
-const nodeImpl = (name: string, extra: Partial<Impl> = {}): Impl => ({ name, command: (port) => [process.execPath, nodeServers, name, String(port)], ...extra });
+const nodeImpl = (name: string, extra: Partial<Impl> = {}): Impl => ({
+  name,
+  command: (port) => [process.execPath, nodeServers, name, String(port)],
+  ...extra,
+});
 
 function denoImpl(name: string): Impl | null {
   const deno = denoBinary();
@@ -55,7 +59,14 @@ function denoImpl(name: string): Impl | null {
 
 /** The servers of the plain fetch handler (app.ts). */
 function implementations(): Impl[] {
-  const impls = [nodeImpl('wirespeed-node'), nodeImpl('wirespeed-node-runtime'), nodeImpl('node-http', { baseline: true }), nodeImpl('raw-net', { helloOnly: true }), nodeImpl('hono-node'), nodeImpl('fastify')];
+  const impls = [
+    nodeImpl('wirespeed-node'),
+    nodeImpl('wirespeed-node-runtime'),
+    nodeImpl('node-http', { baseline: true }),
+    nodeImpl('raw-net', { helloOnly: true }),
+    nodeImpl('hono-node'),
+    nodeImpl('fastify'),
+  ];
   for (const name of ['wirespeed-deno', 'wirespeed-deno-runtime', 'deno-serve']) {
     const impl = denoImpl(name);
     if (impl) impls.push(impl);
@@ -93,13 +104,22 @@ const HONO_GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'> }[] = [
   { group: 'hono: cors + etag + secureHeaders, route param', spec: { path: '/mw/items/42', connections: CONNECTIONS, pipeline: 1 } },
 ];
 
-const median = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
+const median = (values: number[]) =>
+  quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 
 /**
  * Starts `command` (a server printing "ready"), warms it up with one short run, then measures
  * `runs.count` runs of `runOnce`: per-run ns per request as samples, medians of the rest as metrics.
  */
-export async function measureServer(command: (port: number) => string[], runs: LoadRuns, runOnce: (server: ServerProcess, port: number, durationSec: number) => Promise<LoadRun>, extra: Record<string, number>) {
+export async function measureServer(
+  command: (port: number) => string[],
+  runs: LoadRuns,
+  runOnce: (server: ServerProcess, port: number, durationSec: number) => Promise<LoadRun>,
+  extra: Record<string, number>,
+) {
   const port = await freePort();
   const server = await ServerProcess.start({ command: command(port), port });
   try {
@@ -134,7 +154,10 @@ export async function measureServer(command: (port: number) => string[], runs: L
 
 function measure(client: 'wrk' | 'autocannon', impl: Impl, spec: Omit<LoadSpec, 'durationSec'>, runs: LoadRuns) {
   // clientWrk 1: wrk drove the load, 0: autocannon (numbers of the two are not comparable).
-  return measureServer(impl.command, runs, (server, port, durationSec) => runLoad(client, server, port, { ...spec, durationSec }), { connections: spec.connections, clientWrk: client === 'wrk' ? 1 : 0 });
+  return measureServer(impl.command, runs, (server, port, durationSec) => runLoad(client, server, port, { ...spec, durationSec }), {
+    connections: spec.connections,
+    clientWrk: client === 'wrk' ? 1 : 0,
+  });
 }
 
 export const serverSuite: Suite = {
@@ -149,7 +172,14 @@ export const serverSuite: Suite = {
     }
     const cases: BenchCase[] = [];
     const add = (group: string, impl: Impl, spec: Omit<LoadSpec, 'durationSec'>) =>
-      cases.push({ suite: 'server', group, impl: impl.name, baseline: impl.baseline, setup: () => () => undefined, load: (runs) => measure(client, impl, spec, runs) });
+      cases.push({
+        suite: 'server',
+        group,
+        impl: impl.name,
+        baseline: impl.baseline,
+        setup: () => () => undefined,
+        load: (runs) => measure(client, impl, spec, runs),
+      });
     for (const { group, spec, hello } of GROUPS) {
       for (const impl of implementations()) if (!impl.helloOnly || hello) add(group, impl, spec);
     }

@@ -76,7 +76,9 @@ export function App() {
           </div>
         )}
         {list === null && !error && <div className="card empty">Loading results…</div>}
-        {list !== null && state.view === 'results' && <ResultView list={list} run={state.run} onSelect={(run) => navigate({ view: 'results', run })} />}
+        {list !== null && state.view === 'results' && (
+          <ResultView list={list} run={state.run} onSelect={(run) => navigate({ view: 'results', run })} />
+        )}
         {list !== null && state.view === 'compare' && (
           <CompareView
             list={list}
@@ -88,7 +90,14 @@ export function App() {
             }}
           />
         )}
-        {list !== null && state.view === 'report' && <ReportView list={list} report={state.report} run={state.run} onSelect={(report, run) => navigate({ view: 'report', report, run })} />}
+        {list !== null && state.view === 'report' && (
+          <ReportView
+            list={list}
+            report={state.report}
+            run={state.run}
+            onSelect={(report, run) => navigate({ view: 'report', report, run })}
+          />
+        )}
         {state.view === 'run' && <RunView onSaved={(name) => (refresh(), navigate({ view: 'results', run: name }))} />}
       </main>
     </>

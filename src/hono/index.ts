@@ -19,6 +19,7 @@ export interface ConnInfo {
 export function getConnInfo(c: { env: unknown }): ConnInfo {
   const info = c.env as Partial<ConnectionInfo> | undefined;
   const address = info?.remoteAddress;
-  if (typeof address !== 'string') throw new TypeError('getConnInfo: c.env is not the ConnectionInfo of a wirespeed server (pass app.fetch to serve())');
+  if (typeof address !== 'string')
+    throw new TypeError('getConnInfo: c.env is not the ConnectionInfo of a wirespeed server (pass app.fetch to serve())');
   return { remote: { address, port: info!.remotePort, addressType: address.includes(':') ? 'IPv6' : 'IPv4', transport: 'tcp' } };
 }

@@ -43,7 +43,9 @@ export abstract class WasmCodec {
   protected live(): number {
     if (this.failure) {
       // Its table is out of step with the peer's: nothing it decodes can be trusted again.
-      throw new HpackError('ERR_HPACK_DECODER_FAILED', `this codec failed earlier (${this.failure.code}) and cannot be used again`, { cause: this.failure });
+      throw new HpackError('ERR_HPACK_DECODER_FAILED', `this codec failed earlier (${this.failure.code}) and cannot be used again`, {
+        cause: this.failure,
+      });
     }
     if (this.handle === 0) throw new HpackError('ERR_HPACK_FREED', 'this codec was freed');
     if (this.core.generation !== this.generation) {

@@ -56,10 +56,17 @@ export class HpackEncoder extends WasmCodec {
       }
       const [name, value] = field;
       // RFC 9113 §8.2.1: lowercase names (pseudo-headers start with ':'), no CR, LF or NUL in values.
-      if (!FIELD_NAME.test(name)) throw new HpackError('ERR_HPACK_INVALID_FIELD', `invalid field name ${JSON.stringify(name)}: HTTP/2 names are lowercase tokens (RFC 9113 §8.2.1)`);
+      if (!FIELD_NAME.test(name))
+        throw new HpackError(
+          'ERR_HPACK_INVALID_FIELD',
+          `invalid field name ${JSON.stringify(name)}: HTTP/2 names are lowercase tokens (RFC 9113 §8.2.1)`,
+        );
       const bad = BAD_VALUE.exec(value);
       if (bad) {
-        throw new HpackError('ERR_HPACK_INVALID_FIELD', `invalid byte 0x${bad[0].charCodeAt(0).toString(16).padStart(2, '0')} in the value of ${JSON.stringify(name)} at offset ${bad.index} (RFC 9113 §8.2.1)`);
+        throw new HpackError(
+          'ERR_HPACK_INVALID_FIELD',
+          `invalid byte 0x${bad[0].charCodeAt(0).toString(16).padStart(2, '0')} in the value of ${JSON.stringify(name)} at offset ${bad.index} (RFC 9113 §8.2.1)`,
+        );
       }
       all += name + value;
     }

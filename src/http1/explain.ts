@@ -32,14 +32,17 @@ export function explainHeadError(code: HttpParseErrorCode, bytes: Uint8Array, st
       if (problem) return `${problem[0]} at offset ${offset(problem[1])} of the request line`;
     } else if (lineEnd > at && code === 'ERR_INVALID_HEADER') {
       const colon = bytes.indexOf(COLON, at);
-      if (colon < 0 || colon >= lineEnd) return `a field line without a colon at offset ${offset(at)}: ${JSON.stringify(text(bytes, at, lineEnd))}`;
+      if (colon < 0 || colon >= lineEnd)
+        return `a field line without a colon at offset ${offset(at)}: ${JSON.stringify(text(bytes, at, lineEnd))}`;
       if (colon === at) return `an empty field name at offset ${offset(at)}`;
       for (let i = at; i < colon; i++) {
-        if (!TCHAR.test(String.fromCharCode(bytes[i]))) return `invalid byte ${hex(bytes[i])} in the field name ${JSON.stringify(text(bytes, at, colon))} at offset ${offset(i)}`;
+        if (!TCHAR.test(String.fromCharCode(bytes[i])))
+          return `invalid byte ${hex(bytes[i])} in the field name ${JSON.stringify(text(bytes, at, colon))} at offset ${offset(i)}`;
       }
       const name = text(bytes, at, colon);
       for (let i = colon + 1; i < lineEnd; i++) {
-        if (!isFieldValueByte(bytes[i])) return `invalid byte ${hex(bytes[i])} in the value of ${JSON.stringify(name)} at offset ${offset(i)}`;
+        if (!isFieldValueByte(bytes[i]))
+          return `invalid byte ${hex(bytes[i])} in the value of ${JSON.stringify(name)} at offset ${offset(i)}`;
       }
     }
     if (lineEnd === at && line > 0) break; // the empty line ends the head
@@ -54,7 +57,8 @@ function requestLineProblem(code: HttpParseErrorCode, bytes: Uint8Array, from: n
   const firstSpace = bytes.indexOf(32, from);
   const methodEnd = firstSpace < 0 || firstSpace > to ? to : firstSpace;
   if (code === 'ERR_INVALID_METHOD') {
-    for (let i = from; i < methodEnd; i++) if (!TCHAR.test(String.fromCharCode(bytes[i]))) return [`invalid byte ${hex(bytes[i])} in the method`, i];
+    for (let i = from; i < methodEnd; i++)
+      if (!TCHAR.test(String.fromCharCode(bytes[i]))) return [`invalid byte ${hex(bytes[i])} in the method`, i];
     return undefined;
   }
   if (code === 'ERR_INVALID_TARGET') {

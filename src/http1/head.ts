@@ -15,7 +15,6 @@ import { latin1Range } from '../latin1.js';
 
 export type { HeaderList };
 
-
 export type BodyKind = 'none' | 'length' | 'chunked' | 'until-close';
 const BODY_KINDS: Record<number, BodyKind> = {
   [BODY_NONE]: 'none',

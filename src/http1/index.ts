@@ -3,13 +3,7 @@ export { MessageHead, RequestHead, ResponseHead, type BodyKind, type HeaderList 
 export { latin1, latin1Bytes } from '../latin1.js';
 export type { ParserOptions } from './options.js';
 export { parseRequest, parseResponse, type ParsedRequest, type ParsedResponse } from './parse.js';
-export {
-  MessageParser,
-  RequestParser,
-  ResponseParser,
-  type MessageHandler,
-  type ResponseParserOptions,
-} from './parser.js';
+export { MessageParser, RequestParser, ResponseParser, type MessageHandler, type ResponseParserOptions } from './parser.js';
 export { STATUS_REASONS, statusForParseError } from './status.js';
 export {
   CHUNK_END,

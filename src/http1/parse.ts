@@ -149,10 +149,7 @@ export function parseRequest(bytes: Uint8Array, options?: ParserOptions): Parsed
  * Parses the first response in `bytes`. A body framed by the end of the connection takes the rest
  * of `bytes`. `requestMethod` (default GET) decides HEAD / CONNECT framing.
  */
-export function parseResponse(
-  bytes: Uint8Array,
-  options?: ParserOptions & { requestMethod?: string },
-): ParsedResponse {
+export function parseResponse(bytes: Uint8Array, options?: ParserOptions & { requestMethod?: string }): ParsedResponse {
   expectBytes(bytes, 'parseResponse(bytes)');
   const collector = new Collector<ResponseHead>();
   const parser = new ResponseParser(collector, options);

@@ -79,7 +79,8 @@ export abstract class MessageParser<H extends MessageHead> {
       throw new InvalidArgumentError(`a parser needs a handler with an onHead function, got ${typeName(handler)}`);
     }
     for (const name of ['onBody', 'onTrailers', 'onComplete'] as const) {
-      if (handler[name] !== undefined && typeof handler[name] !== 'function') throw new InvalidArgumentError(`handler.${name} must be a function, got ${typeName(handler[name])}`);
+      if (handler[name] !== undefined && typeof handler[name] !== 'function')
+        throw new InvalidArgumentError(`handler.${name} must be a function, got ${typeName(handler[name])}`);
     }
     this.options = resolveOptions(options);
     if (wantsAsciiHint) this.options.flags |= OPT_REPORT_ASCII;
@@ -188,7 +189,14 @@ export abstract class MessageParser<H extends MessageHead> {
             core.load(pos ? data.subarray(pos) : data);
             base = pos;
           }
-          const rc = core.parseHead(pos - base, data.length - base, o.maxHeaders, o.maxHeadBytes, o.maxTargetBytes, o.flags | this.headOptions());
+          const rc = core.parseHead(
+            pos - base,
+            data.length - base,
+            o.maxHeaders,
+            o.maxHeadBytes,
+            o.maxTargetBytes,
+            o.flags | this.headOptions(),
+          );
           if (rc === 0) {
             this.pending = data.slice(pos);
             this.pendingHead = true;
@@ -295,10 +303,7 @@ export abstract class MessageParser<H extends MessageHead> {
       for (let i = 0; i < trailerWords.length; i += 4) {
         const name = base + trailerWords[i];
         const value = base + trailerWords[i + 2];
-        trailers.push([
-          latin1Range(data, name, name + trailerWords[i + 1]),
-          latin1Range(data, value, value + trailerWords[i + 3]),
-        ]);
+        trailers.push([latin1Range(data, name, name + trailerWords[i + 1]), latin1Range(data, value, value + trailerWords[i + 3])]);
       }
       this.handler.onTrailers(trailers);
     }

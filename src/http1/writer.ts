@@ -55,8 +55,7 @@ export interface ResponseHeadInit {
 /** Framing fields belong to the writer: a caller's Content-Length/Transfer-Encoding are dropped. */
 function isFramingField(name: string): boolean {
   return (
-    (name.length === 14 && name.toLowerCase() === 'content-length') ||
-    (name.length === 17 && name.toLowerCase() === 'transfer-encoding')
+    (name.length === 14 && name.toLowerCase() === 'content-length') || (name.length === 17 && name.toLowerCase() === 'transfer-encoding')
   );
 }
 
@@ -87,8 +86,7 @@ export function writeResponseHead(init: ResponseHeadInit): string {
   if (init.keepAlive === false && !hasConnection) head += 'Connection: close\r\n';
   if (typeof body === 'number') {
     if (!lengthWritten) head += `Content-Length: ${body}\r\n`;
-  }
-  else if (body === 'chunked') head += 'Transfer-Encoding: chunked\r\n';
+  } else if (body === 'chunked') head += 'Transfer-Encoding: chunked\r\n';
   return head + '\r\n';
 }
 

@@ -35,7 +35,8 @@ export class SendWindow {
    * 2^31-1 is a connection error FLOW_CONTROL_ERROR (§6.9.2).
    */
   adjust(delta: number): void {
-    if (this.size + delta > MAX_WINDOW) throw new ConnectionError('FLOW_CONTROL_ERROR', `SETTINGS_INITIAL_WINDOW_SIZE pushes stream ${this.streamId} over 2^31-1`);
+    if (this.size + delta > MAX_WINDOW)
+      throw new ConnectionError('FLOW_CONTROL_ERROR', `SETTINGS_INITIAL_WINDOW_SIZE pushes stream ${this.streamId} over 2^31-1`);
     this.size += delta;
   }
 }

@@ -39,7 +39,8 @@ const MAX_WINDOW = 0x7fff_ffff;
 
 function integer(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min || value > max) throw new OptionRangeError(`http2.${name}`, `http2.${name} must be an integer in [${min}, ${max}], got ${String(value)}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new OptionRangeError(`http2.${name}`, `http2.${name} must be an integer in [${min}, ${max}], got ${String(value)}`);
   return value;
 }
 

@@ -58,7 +58,8 @@ export function requestFields(streamId: number, list: FieldList): RequestFields 
     // §8.2.2: TE may only say "trailers".
     if (name === 'te' && value !== 'trailers') throw malformed(streamId, `te: ${value}`);
     if (name === 'content-length') {
-      if (!/^\d{1,15}$/.test(value) || (contentLength !== null && contentLength !== Number(value))) throw malformed(streamId, `content-length ${value}`);
+      if (!/^\d{1,15}$/.test(value) || (contentLength !== null && contentLength !== Number(value)))
+        throw malformed(streamId, `content-length ${value}`);
       contentLength = Number(value);
     }
     if (name === 'host') host = value;
@@ -85,7 +86,8 @@ export function requestFields(streamId: number, list: FieldList): RequestFields 
   if (scheme === undefined) throw malformed(streamId, 'no :scheme');
   // §8.3.1: :path is not empty; for http(s) it is origin-form, or '*' for OPTIONS.
   if (path === undefined || path === '') throw malformed(streamId, 'no :path');
-  if ((scheme === 'http' || scheme === 'https') && path[0] !== '/' && !(path === '*' && method === 'OPTIONS')) throw malformed(streamId, `:path ${path}`);
+  if ((scheme === 'http' || scheme === 'https') && path[0] !== '/' && !(path === '*' && method === 'OPTIONS'))
+    throw malformed(streamId, `:path ${path}`);
   return { method, scheme, authority: authority ?? host, path, headers, contentLength };
 }
 

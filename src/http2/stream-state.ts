@@ -86,7 +86,8 @@ export class StreamStateMachine {
    */
   private lateFrame(type: string): Verdict {
     if (this.closedBy === 'reset-sent') return 'ignore';
-    if (this.state === 'closed' && this.closedBy === 'end-stream') throw new ConnectionError('STREAM_CLOSED', `${type} on closed stream ${this.id}`);
+    if (this.state === 'closed' && this.closedBy === 'end-stream')
+      throw new ConnectionError('STREAM_CLOSED', `${type} on closed stream ${this.id}`);
     throw new StreamError(this.id, 'STREAM_CLOSED', `${type} on stream ${this.id} in state ${this.state}`);
   }
 }

@@ -112,9 +112,15 @@ export class IpcChannel {
     this.decoder = new FrameDecoder(this.maxFrame);
     this.ready = new Promise<void>((resolve, reject) => (this.settleReady = { resolve, reject }));
     this.ready.catch(() => {}); // reported through request() and close()
-    const handshake = setTimeout(() => this.fail(new IpcError('ERR_HANDSHAKE', 'no Hello from the other side')), options.handshakeTimeout ?? DEFAULT_HANDSHAKE_TIMEOUT_MS);
+    const handshake = setTimeout(
+      () => this.fail(new IpcError('ERR_HANDSHAKE', 'no Hello from the other side')),
+      options.handshakeTimeout ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
+    );
     unref(handshake);
-    void this.ready.then(() => clearTimeout(handshake), () => clearTimeout(handshake));
+    void this.ready.then(
+      () => clearTimeout(handshake),
+      () => clearTimeout(handshake),
+    );
     transport.start({
       data: (chunk) => this.receive(chunk),
       end: (error) => {
@@ -175,7 +181,11 @@ export class IpcChannel {
       throw new RangeError(`highWaterMark must be an integer from 1 to ${MAX_STREAM_WINDOW}`);
     }
     const id = this.allocateId();
-    const receiver = new StreamReceiver<T>(window, (n) => this.sendCredit(id, n), () => this.cancelStream(id));
+    const receiver = new StreamReceiver<T>(
+      window,
+      (n) => this.sendCredit(id, n),
+      () => this.cancelStream(id),
+    );
     this.receivers.set(id, receiver as StreamReceiver<unknown>);
     const cancelled = () => {
       receiver.error(new IpcError('ERR_CANCELLED', `${method} was cancelled`));
@@ -292,8 +302,10 @@ export class IpcChannel {
     switch (frame.type) {
       case IpcFrameType.HELLO: {
         const hello = jsonCodec.decode(frame.payload) as { version?: number; maxFrame?: number; codec?: string };
-        if (hello.version !== PROTOCOL_VERSION) throw new IpcError('ERR_HANDSHAKE', `protocol version ${hello.version} is not ${PROTOCOL_VERSION}`);
-        if (hello.codec !== this.codec.name) throw new IpcError('ERR_HANDSHAKE', `the other side speaks ${hello.codec}, this side ${this.codec.name}`);
+        if (hello.version !== PROTOCOL_VERSION)
+          throw new IpcError('ERR_HANDSHAKE', `protocol version ${hello.version} is not ${PROTOCOL_VERSION}`);
+        if (hello.codec !== this.codec.name)
+          throw new IpcError('ERR_HANDSHAKE', `the other side speaks ${hello.codec}, this side ${this.codec.name}`);
         if (typeof hello.maxFrame === 'number' && hello.maxFrame < this.maxFrame) this.maxFrame = hello.maxFrame;
         this.decoder.setMaxFrame(this.maxFrame);
         this.isReady = true;
@@ -331,7 +343,8 @@ export class IpcChannel {
         this.receivers.delete(frame.id);
         return;
       case IpcFrameType.CREDIT: {
-        if (frame.payload.length !== 4) throw new IpcError('ERR_CORRUPT_FRAME', `a CREDIT frame carries 4 bytes, not ${frame.payload.length}`);
+        if (frame.payload.length !== 4)
+          throw new IpcError('ERR_CORRUPT_FRAME', `a CREDIT frame carries 4 bytes, not ${frame.payload.length}`);
         const n = new DataView(frame.payload.buffer, frame.payload.byteOffset, 4).getUint32(0);
         return this.senders.get(frame.id)?.grant(Math.min(n, MAX_STREAM_WINDOW));
       }
@@ -345,7 +358,8 @@ export class IpcChannel {
 
   private serveStream(id: number, [method, params, credit]: [string, unknown, number]): void {
     const handler = this.handlers.get(method);
-    const encodeError = (error: unknown, code?: string) => this.codec.encode({ message: error instanceof Error ? error.message : String(error), code });
+    const encodeError = (error: unknown, code?: string) =>
+      this.codec.encode({ message: error instanceof Error ? error.message : String(error), code });
     if (!handler) return this.send(IpcFrameType.ERROR, id, encodeError(`no handler for ${method}`, 'ERR_NO_HANDLER'));
     const window = Number.isInteger(credit) && credit > 0 ? Math.min(credit, MAX_STREAM_WINDOW) : DEFAULT_STREAM_WINDOW;
     const serving = new Serving();

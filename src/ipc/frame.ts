@@ -75,13 +75,19 @@ export class FrameDecoder {
     try {
       while (data.length - pos >= 4) {
         const rest = view.getUint32(pos);
-        if (rest < IPC_FRAME_HEADER_SIZE - 4) throw new IpcError('ERR_CORRUPT_FRAME', `frame length ${rest} is shorter than a frame header`);
-        if (rest + 4 > this.maxFrame) throw new IpcError('ERR_FRAME_TOO_LARGE', `a ${rest + 4}-byte frame is over the ${this.maxFrame}-byte limit`);
+        if (rest < IPC_FRAME_HEADER_SIZE - 4)
+          throw new IpcError('ERR_CORRUPT_FRAME', `frame length ${rest} is shorter than a frame header`);
+        if (rest + 4 > this.maxFrame)
+          throw new IpcError('ERR_FRAME_TOO_LARGE', `a ${rest + 4}-byte frame is over the ${this.maxFrame}-byte limit`);
         if (data.length - pos < 5) break;
         const type = data[pos + 4];
         if (!KNOWN_TYPES.has(type)) throw new IpcError('ERR_UNKNOWN_MESSAGE_TYPE', `unknown frame type ${type}`);
         if (data.length - pos < 4 + rest) break;
-        frames.push({ type: type as IpcFrameType, id: view.getUint32(pos + 5), payload: data.slice(pos + IPC_FRAME_HEADER_SIZE, pos + 4 + rest) });
+        frames.push({
+          type: type as IpcFrameType,
+          id: view.getUint32(pos + 5),
+          payload: data.slice(pos + IPC_FRAME_HEADER_SIZE, pos + 4 + rest),
+        });
         pos += 4 + rest;
       }
     } catch (error) {

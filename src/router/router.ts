@@ -22,10 +22,7 @@ export interface Match<T> {
   readonly params: Params;
 }
 
-export type Lookup<T> =
-  | ({ status: 'found' } & Match<T>)
-  | { status: 'method-not-allowed'; allowed: string[] }
-  | { status: 'not-found' };
+export type Lookup<T> = ({ status: 'found' } & Match<T>) | { status: 'method-not-allowed'; allowed: string[] } | { status: 'not-found' };
 
 interface Handler<T> {
   value: T;

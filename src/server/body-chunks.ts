@@ -93,11 +93,13 @@ export class ResponseBody {
         }
         if (value.length === 0) continue;
         written += value.length;
-        if (length !== null && written > length) throw new ResponseBodyError(`the response body is longer than its Content-Length ${length}`);
+        if (length !== null && written > length)
+          throw new ResponseBodyError(`the response body is longer than its Content-Length ${length}`);
         yield value;
       }
       finished = true;
-      if (length !== null && written !== length) throw new ResponseBodyError(`the response body ended at ${written} of its Content-Length ${length} bytes`);
+      if (length !== null && written !== length)
+        throw new ResponseBodyError(`the response body ended at ${written} of its Content-Length ${length} bytes`);
     } catch (error) {
       finished = true;
       this.cancel(error);

@@ -73,6 +73,8 @@ export interface ConnectionHost {
   connectionClosed(transport: Transport): void;
   /** An error after the response began (its body stream failed): no response can say it any more. */
   reportError(error: unknown, request: Request | null): void;
+  /** The 500 for an error no handler turned into a response (the error is logged). */
+  internalError(error: unknown): Response;
 }
 
 /** How long a new connection (or request) may take to send a whole head: the shorter of the two limits. */

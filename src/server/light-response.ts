@@ -54,7 +54,8 @@ function bodyStream(source: StreamSource): ReadableStream<Uint8Array> {
         source.taken = true;
         const body = source.body;
         if (body !== null) {
-          const bytes = typeof body === 'string' ? encoder.encode(body) : body instanceof Blob ? new Uint8Array(await body.arrayBuffer()) : body;
+          const bytes =
+            typeof body === 'string' ? encoder.encode(body) : body instanceof Blob ? new Uint8Array(await body.arrayBuffer()) : body;
           if (bytes.length) controller.enqueue(bytes);
         }
         controller.close();
@@ -107,7 +108,8 @@ class LightResponseImpl {
       contentType = textType;
     } else if (body instanceof Uint8Array) this.#body = new Uint8Array(body);
     else if (body instanceof ArrayBuffer) this.#body = new Uint8Array(body.slice(0));
-    else if (ArrayBuffer.isView(body)) this.#body = new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer);
+    else if (ArrayBuffer.isView(body))
+      this.#body = new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer);
     else if (body instanceof Blob) {
       this.#body = body;
       contentType = body.type || null;
@@ -237,7 +239,11 @@ class LightResponseImpl {
   bytes(): Promise<Uint8Array<ArrayBuffer>> {
     if (this.#native) return (this.#native as unknown as { bytes(): Promise<Uint8Array<ArrayBuffer>> }).bytes();
     return this.#consume().then(async (body) =>
-      typeof body === 'string' ? encoder.encode(body) : body instanceof Blob ? new Uint8Array(await body.arrayBuffer()) : new Uint8Array(body),
+      typeof body === 'string'
+        ? encoder.encode(body)
+        : body instanceof Blob
+          ? new Uint8Array(await body.arrayBuffer())
+          : new Uint8Array(body),
     );
   }
 
@@ -270,7 +276,11 @@ class LightResponseImpl {
   toResponse(): Response {
     if (this.#native) return this.#native;
     const body = this.#streamObject && !this.#stream!.taken ? this.#streamObject : this.#body;
-    this.#native = new NativeResponse(this.bodyUsed ? null : body, { status: this.#status, statusText: this.#statusText, headers: this.#headers ?? this.#fields });
+    this.#native = new NativeResponse(this.bodyUsed ? null : body, {
+      status: this.#status,
+      statusText: this.#statusText,
+      headers: this.#headers ?? this.#fields,
+    });
     return this.#native;
   }
 }

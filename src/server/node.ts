@@ -204,8 +204,8 @@ class ClusterServer extends ServerBase {
   protected async stop(): Promise<void> {
     this.stopping = true;
     const exits = Object.values(cluster.workers ?? {}).map((worker) => {
-        if (!worker || worker.isDead()) return Promise.resolve();
-        const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      if (!worker || worker.isDead()) return Promise.resolve();
+      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
       worker.send(CLOSE_MESSAGE);
       return exited;
     });
@@ -217,7 +217,8 @@ class ClusterServer extends ServerBase {
 export function serve(options: NodeServeOptions): Server {
   checkServeOptions(options, NODE_OPTIONS);
   const workers = options.workers ?? 1;
-  if (!Number.isInteger(workers) || workers < 1) throw new OptionRangeError('workers', `workers must be a positive integer, got ${String(workers)}`);
+  if (!Number.isInteger(workers) || workers < 1)
+    throw new OptionRangeError('workers', `workers must be a positive integer, got ${String(workers)}`);
   if (options.overrideGlobalObjects !== false) installLightResponse();
   if (workers > 1 && cluster.isPrimary) return new ClusterServer(options);
   const server = new NodeServer(options);

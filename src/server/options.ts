@@ -60,10 +60,16 @@ export interface ServeOptions extends Limits, Timeouts {
   /** Stops the server like `close()` when aborted. */
   signal?: AbortSignal;
   /**
-   * Turns a thrown error or rejected promise into a response. Default: log with console.error
-   * and answer 500. A throwing `onError` also gives a 500.
+   * Turns a thrown error or rejected promise into a response. Default: the error goes to
+   * `logError` and the answer is 500. A throwing `onError` also gives a 500.
    */
   onError?: (error: unknown, request: Request) => Response | Promise<Response>;
+  /**
+   * Where the server reports errors no response can carry: a handler's error without `onError`,
+   * a response body that broke after its head went out, an error of `onError` itself, an internal
+   * HTTP/2 connection error. Default: `console.error(error)`. The library logs nothing else.
+   */
+  logError?: (error: unknown) => void;
   /**
    * Replace the global `Response` with LightResponse: a faithful Response (same members,
    * `instanceof` both ways, `name` 'Response') that keeps its body as given, so the server writes
@@ -84,6 +90,12 @@ export interface ResolvedServeOptions {
   requestTimeout: number;
   keepAliveTimeout: number;
   gracefulTimeout: number;
+  logError: (error: unknown) => void;
+}
+
+/** `logError`'s default. */
+function consoleError(error: unknown): void {
+  console.error(error);
 }
 
 function duration(name: string, value: number | undefined, fallback: number): number {
@@ -107,9 +119,27 @@ function describe(value: unknown): string {
 
 /** Every option `serve()` knows, on every runtime. */
 const SERVE_OPTIONS = new Set<string>([
-  'fetch', 'routes', 'router', 'port', 'hostname', 'http2', 'tls', 'signal', 'onError', 'overrideGlobalObjects',
-  'maxHeadBytes', 'maxHeaders', 'maxTargetBytes', 'maxBodyBytes', 'maxRequestsPerConnection', 'maxConnections',
-  'headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'gracefulTimeout',
+  'fetch',
+  'routes',
+  'router',
+  'port',
+  'hostname',
+  'http2',
+  'tls',
+  'signal',
+  'onError',
+  'logError',
+  'overrideGlobalObjects',
+  'maxHeadBytes',
+  'maxHeaders',
+  'maxTargetBytes',
+  'maxBodyBytes',
+  'maxRequestsPerConnection',
+  'maxConnections',
+  'headersTimeout',
+  'requestTimeout',
+  'keepAliveTimeout',
+  'gracefulTimeout',
 ]);
 
 /** The known name closest to `name` (a typo such as `prot`), if one is close. */
@@ -127,7 +157,8 @@ function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = row;
   }
   return previous[b.length];
@@ -139,7 +170,8 @@ function editDistance(a: string, b: string): number {
  * `adapterOptions`: the names only this runtime's adapter takes (Node: `workers`).
  */
 export function checkServeOptions(options: unknown, adapterOptions: readonly string[] = []): asserts options is ServeOptions {
-  if (options === null || typeof options !== 'object') throw new InvalidOptionError('options', `serve() takes an options object, got ${describe(options)}`);
+  if (options === null || typeof options !== 'object')
+    throw new InvalidOptionError('options', `serve() takes an options object, got ${describe(options)}`);
   const o = options as Record<string, unknown>;
   for (const name of Object.keys(o)) {
     if (SERVE_OPTIONS.has(name) || adapterOptions.includes(name)) continue;
@@ -147,17 +179,21 @@ export function checkServeOptions(options: unknown, adapterOptions: readonly str
     throw new InvalidOptionError(name, `serve() has no option "${name}"${hint ? ` (did you mean "${hint}"?)` : ''}`);
   }
   const fn = (name: string) => {
-    if (o[name] !== undefined && typeof o[name] !== 'function') throw new InvalidOptionError(name, `${name} must be a function, got ${describe(o[name])}`);
+    if (o[name] !== undefined && typeof o[name] !== 'function')
+      throw new InvalidOptionError(name, `${name} must be a function, got ${describe(o[name])}`);
   };
   fn('fetch');
+  fn('logError');
   fn('onError');
   if (o.fetch === undefined && o.routes === undefined && o.router === undefined) {
     throw new InvalidOptionError('fetch', 'serve() needs a fetch handler, routes or a router');
   }
   if (o.routes !== undefined) {
-    if (o.routes === null || typeof o.routes !== 'object') throw new InvalidOptionError('routes', `routes must be an object of handlers, got ${describe(o.routes)}`);
+    if (o.routes === null || typeof o.routes !== 'object')
+      throw new InvalidOptionError('routes', `routes must be an object of handlers, got ${describe(o.routes)}`);
     for (const [key, handler] of Object.entries(o.routes)) {
-      if (typeof handler !== 'function') throw new InvalidOptionError(`routes["${key}"]`, `the handler of route "${key}" must be a function, got ${describe(handler)}`);
+      if (typeof handler !== 'function')
+        throw new InvalidOptionError(`routes["${key}"]`, `the handler of route "${key}" must be a function, got ${describe(handler)}`);
     }
   }
   if (o.router !== undefined && typeof (o.router as { find?: unknown } | null)?.find !== 'function') {
@@ -165,19 +201,26 @@ export function checkServeOptions(options: unknown, adapterOptions: readonly str
   }
   if (o.port !== undefined) {
     if (typeof o.port !== 'number') throw new InvalidOptionError('port', `port must be a number, got ${describe(o.port)}`);
-    if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65_535) throw new OptionRangeError('port', `port must be an integer in 0..65535, got ${o.port}`);
+    if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65_535)
+      throw new OptionRangeError('port', `port must be an integer in 0..65535, got ${o.port}`);
   }
-  if (o.hostname !== undefined && (typeof o.hostname !== 'string' || o.hostname === '')) throw new InvalidOptionError('hostname', `hostname must be a non-empty string, got ${describe(o.hostname)}`);
+  if (o.hostname !== undefined && (typeof o.hostname !== 'string' || o.hostname === ''))
+    throw new InvalidOptionError('hostname', `hostname must be a non-empty string, got ${describe(o.hostname)}`);
   if (o.tls !== undefined) {
     const tls = o.tls as { cert?: unknown; key?: unknown } | null;
-    if (typeof tls?.cert !== 'string' || typeof tls.key !== 'string') throw new InvalidOptionError('tls', 'tls must be { cert, key } with PEM strings');
+    if (typeof tls?.cert !== 'string' || typeof tls.key !== 'string')
+      throw new InvalidOptionError('tls', 'tls must be { cert, key } with PEM strings');
   }
   if (o.http2 !== undefined && typeof o.http2 !== 'boolean' && (o.http2 === null || typeof o.http2 !== 'object')) {
     throw new InvalidOptionError('http2', `http2 must be a boolean or an object of HTTP/2 limits, got ${describe(o.http2)}`);
   }
-  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) throw new InvalidOptionError('signal', `signal must be an AbortSignal, got ${describe(o.signal)}`);
+  if (o.signal !== undefined && !(o.signal instanceof AbortSignal))
+    throw new InvalidOptionError('signal', `signal must be an AbortSignal, got ${describe(o.signal)}`);
   if (o.overrideGlobalObjects !== undefined && typeof o.overrideGlobalObjects !== 'boolean') {
-    throw new InvalidOptionError('overrideGlobalObjects', `overrideGlobalObjects must be a boolean, got ${describe(o.overrideGlobalObjects)}`);
+    throw new InvalidOptionError(
+      'overrideGlobalObjects',
+      `overrideGlobalObjects must be a boolean, got ${describe(o.overrideGlobalObjects)}`,
+    );
   }
   resolveServeOptions(o as ServeOptions); // the limits and timeouts
 }
@@ -199,6 +242,7 @@ export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions
     requestTimeout: duration('requestTimeout', options.requestTimeout, 300_000),
     keepAliveTimeout: duration('keepAliveTimeout', options.keepAliveTimeout, 5_000),
     gracefulTimeout: duration('gracefulTimeout', options.gracefulTimeout, 10_000),
+    logError: options.logError ?? consoleError,
   };
 }
 

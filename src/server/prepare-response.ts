@@ -61,7 +61,12 @@ const OMITTED: PreparedBody = { kind: 'omitted' };
  * The length of a stream body: given, declared by the handler, or (`readAhead`) all of it ready at
  * once, then it is known. Null: unknown, the body streams.
  */
-export async function streamLength(prepared: PreparedResponse, body: ResponseBody, known: number, readAhead: boolean): Promise<number | null> {
+export async function streamLength(
+  prepared: PreparedResponse,
+  body: ResponseBody,
+  known: number,
+  readAhead: boolean,
+): Promise<number | null> {
   const length = known >= 0 ? known : declaredLength(prepared.headers);
   if (length === null && readAhead && (await body.readAhead())) return body.aheadBytes;
   return length;

@@ -16,7 +16,6 @@ import { concatAll } from '../bytes.js';
 import type { HeaderList } from '../fields.js';
 import { HIGH_WATER_MARK } from './connection.js';
 
-
 export class RequestBody {
   /** Created when someone asks for it, so a handler that never reads costs no stream. */
   private stream: ReadableStream<Uint8Array> | null = null;
@@ -87,26 +86,29 @@ export class RequestBody {
     if (this.collector) {
       return (this.stream = new ReadableStream({ start: (c) => c.error(new TypeError('the request body was already read')) }));
     }
-    this.stream = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.controller = controller;
-        for (const chunk of this.early) controller.enqueue(chunk);
-        this.early = [];
-        this.earlyBytes = 0;
-        if (this.failure) controller.error(this.failure);
-        else if (this.ended) controller.close();
+    this.stream = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.controller = controller;
+          for (const chunk of this.early) controller.enqueue(chunk);
+          this.early = [];
+          this.earlyBytes = 0;
+          if (this.failure) controller.error(this.failure);
+          else if (this.ended) controller.close();
+        },
+        pull: () => {
+          if (!this.continueSent) {
+            this.continueSent = true;
+            this.flow.sendContinue();
+          }
+          this.flow.resume();
+        },
+        cancel: () => {
+          this.discard();
+        },
       },
-      pull: () => {
-        if (!this.continueSent) {
-          this.continueSent = true;
-          this.flow.sendContinue();
-        }
-        this.flow.resume();
-      },
-      cancel: () => {
-        this.discard();
-      },
-    }, { highWaterMark: HIGH_WATER_MARK, size: (chunk) => chunk.byteLength });
+      { highWaterMark: HIGH_WATER_MARK, size: (chunk) => chunk.byteLength },
+    );
     return this.stream;
   }
 
@@ -182,4 +184,3 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
   for (let result = await reader.read(); !result.done; result = await reader.read()) parts.push(result.value);
   return concatAll(parts);
 }
-

@@ -154,7 +154,10 @@ export class IncomingRequest {
   arrayBuffer(): Promise<ArrayBuffer> {
     if (this.#request) return this.#request.arrayBuffer();
     // A copy unless the bytes fill their buffer: a Node Buffer is often a view into a shared pool.
-    return this.#bytes().then((bytes) => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes)).buffer as ArrayBuffer);
+    return this.#bytes().then(
+      (bytes) =>
+        (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes)).buffer as ArrayBuffer,
+    );
   }
 
   text(): Promise<string> {

@@ -77,7 +77,13 @@ function writeBytes(transport: Transport, prepared: PreparedResponse, bytes: Uin
   transport.uncork();
 }
 
-async function writeStream(target: WriteTarget, prepared: PreparedResponse, body: ResponseBody, known: number, options: WriteOptions): Promise<void> {
+async function writeStream(
+  target: WriteTarget,
+  prepared: PreparedResponse,
+  body: ResponseBody,
+  known: number,
+  options: WriteOptions,
+): Promise<void> {
   const transport = target.transport;
   // Trailers need chunked framing (RFC 9112 §7.1.2), so no read ahead for a length then.
   const withTrailers = prepared.trailers;

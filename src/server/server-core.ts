@@ -11,7 +11,6 @@ import { ErrorCode } from '../http2/errors.js';
 import { encodeGoaway, encodeSettings } from '../http2/frame/index.js';
 import { Http1Connection } from './http1/connection.js';
 import { resolveServeOptions, type ResolvedServeOptions, type RouteHandler, type ServeOptions } from './options.js';
-import { internalError } from './internal-error.js';
 import { plainResponse } from './plain-response.js';
 import { requestPath } from './request.js';
 import { ProtocolSniffer } from './protocol-sniffer.js';
@@ -83,7 +82,9 @@ export class ServerCore implements ConnectionHost {
     return new ProtocolSniffer(
       transport,
       (isHttp2) => {
-        const connection = isHttp2 ? new Http2Connection(transport, this, http2, { prefaceRead: true }) : new Http1Connection(transport, this);
+        const connection = isHttp2
+          ? new Http2Connection(transport, this, http2, { prefaceRead: true })
+          : new Http1Connection(transport, this);
         this.connections.set(transport, connection);
         return connection;
       },
@@ -146,27 +147,34 @@ export class ServerCore implements ConnectionHost {
     // A bad request body surfaced through the handler's read (cut short, over the limit): the
     // client's error, answered with its status and not logged as the server's.
     if (!onError && error instanceof HttpParseError) return plainResponse(statusForParseError(error.code), error.code);
-    if (!onError) return internalError(error);
+    if (!onError) return this.internalError(error);
     try {
       const result = onError(error, request);
       if (result instanceof Response) return result;
       return Promise.resolve(result).then(
-        (response) => (response instanceof Response ? response : internalError(notAResponse(response))),
-        internalError,
+        (response) => (response instanceof Response ? response : this.internalError(notAResponse(response))),
+        (second: unknown) => this.internalError(second),
       );
     } catch (second) {
-      return internalError(second);
+      return this.internalError(second);
     }
+  }
+
+  /** The 500 for an error no handler turned into a response; the error goes to logError. */
+  internalError(error: unknown): Response {
+    this.options.logError(error);
+    return plainResponse(500);
   }
 
   reportError(error: unknown, request: Request | null): void {
     const onError = this.handlers.onError;
-    if (!onError || !request) return void console.error(error);
+    const log = this.options.logError;
+    if (!onError || !request) return log(error);
     try {
       // The response it returns cannot be sent: the head is already out.
-      void Promise.resolve(onError(error, request)).catch((second: unknown) => console.error(second));
+      void Promise.resolve(onError(error, request)).catch(log);
     } catch (second) {
-      console.error(second);
+      log(second);
     }
   }
 

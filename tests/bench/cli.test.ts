@@ -12,10 +12,14 @@ const cli = new URL('../../dist/bench/cli.js', import.meta.url).pathname;
 describe('wirespeed bench', () => {
   it('writes a result file with fingerprint, raw samples and statistics', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'wirespeed-bench-')), 'result.json');
-    const stdout = execFileSync(process.execPath, [cli, 'bench', '--suite', 'parser', '--quick', '--isolate', '--filter', 'simple GET', '--out', out], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const stdout = execFileSync(
+      process.execPath,
+      [cli, 'bench', '--suite', 'parser', '--quick', '--isolate', '--filter', 'simple GET', '--out', out],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     expect(stdout).toContain('x baseline');
     const result = JSON.parse(readFileSync(out, 'utf8')) as ResultFile;
     expect(result.schema).toBe('wirespeed-bench/1');
@@ -44,7 +48,13 @@ describe('wirespeed bench', () => {
       return (JSON.parse(readFileSync(out, 'utf8')) as ResultFile).cases;
     };
     const cases = [...run('hello text / wirespeed-'), ...run('hello text / bun-serve')];
-    expect(cases.map((c) => c.impl).sort()).toEqual(['bun-serve', 'wirespeed-deno', 'wirespeed-deno-runtime', 'wirespeed-node', 'wirespeed-node-runtime']);
+    expect(cases.map((c) => c.impl).sort()).toEqual([
+      'bun-serve',
+      'wirespeed-deno',
+      'wirespeed-deno-runtime',
+      'wirespeed-node',
+      'wirespeed-node-runtime',
+    ]);
     for (const c of cases) {
       const m = c.metrics!;
       expect(m.requestsPerSec).toBeGreaterThan(1000);
@@ -62,10 +72,25 @@ describe('wirespeed bench', () => {
 
   it('prints a report from one real run, every number taken from that run', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wirespeed-report-'));
-    const stdout = execFileSync(process.execPath, [cli, 'report', 'micro', '--quick', '--filter', 'static, 10 routes', '--out', join(dir, 'run.json'), '--markdown', join(dir, 'report.md')], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    const stdout = execFileSync(
+      process.execPath,
+      [
+        cli,
+        'report',
+        'micro',
+        '--quick',
+        '--filter',
+        'static, 10 routes',
+        '--out',
+        join(dir, 'run.json'),
+        '--markdown',
+        join(dir, 'report.md'),
+      ],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
     const result = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as ResultFile;
     const markdown = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(stdout.trim()).toBe(markdown.trim());
@@ -75,8 +100,14 @@ describe('wirespeed bench', () => {
     expect(result.options.isolate).toBe(true);
     const row = markdown.split('\n').find((line) => line.startsWith('| static, 10 routes |'))!;
     const header = markdown.split('\n').find((line) => line.startsWith('| router |'))!;
-    const impls = header.split('|').slice(2, -1).map((s) => s.trim());
-    const cells = row.split('|').slice(2, -1).map((s) => s.trim());
+    const impls = header
+      .split('|')
+      .slice(2, -1)
+      .map((s) => s.trim());
+    const cells = row
+      .split('|')
+      .slice(2, -1)
+      .map((s) => s.trim());
     expect(impls).toEqual(result.cases.map((c) => c.impl));
     const baseline = result.cases.find((c) => c.baseline)!;
     result.cases.forEach((c, i) => {
@@ -89,18 +120,31 @@ describe('wirespeed bench', () => {
 
   it('prints the HTTP/1.1 vs HTTP/2 report from one real run of wrk and h2load', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wirespeed-report-'));
-    const markdown = execFileSync(process.execPath, [cli, 'report', 'h1-vs-h2', '--quick', '--out', join(dir, 'run.json')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const markdown = execFileSync(process.execPath, [cli, 'report', 'h1-vs-h2', '--quick', '--out', join(dir, 'run.json')], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const result = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as ResultFile;
     // Only the report's cases ran: 2 groups x 2 servers per protocol.
-    expect(result.cases.map((c) => `${c.suite}/${c.impl}`).sort()).toEqual(
-      ['http2/node-http2', 'http2/node-http2', 'http2/wirespeed-node-h2', 'http2/wirespeed-node-h2', 'server/node-http', 'server/node-http', 'server/wirespeed-node', 'server/wirespeed-node'],
-    );
+    expect(result.cases.map((c) => `${c.suite}/${c.impl}`).sort()).toEqual([
+      'http2/node-http2',
+      'http2/node-http2',
+      'http2/wirespeed-node-h2',
+      'http2/wirespeed-node-h2',
+      'server/node-http',
+      'server/node-http',
+      'server/wirespeed-node',
+      'server/wirespeed-node',
+    ]);
     for (const c of result.cases) {
       expect(c.metrics!.errors).toBe(0);
       expect(c.metrics!.openConnections).toBe(c.metrics!.connections);
     }
     const row = markdown.split('\n').find((line) => line.startsWith('| concurrent: req/s |'))!;
-    const cells = row.split('|').slice(2, -1).map((s) => s.trim());
+    const cells = row
+      .split('|')
+      .slice(2, -1)
+      .map((s) => s.trim());
     const h2 = result.cases.find((c) => c.impl === 'wirespeed-node-h2' && c.group.startsWith('h2 hello, 10 connections'))!;
     expect(cells[3]).toBe(`${(h2.metrics!.requestsPerSec / 1000).toFixed(1)}k`);
     expect(markdown).not.toContain('—');

@@ -8,8 +8,17 @@ import { summarize } from '../../bench/harness/stats.js';
 import type { CaseResult, Fingerprint, ResultFile } from '../../bench/harness/types.js';
 
 const FINGERPRINT: Fingerprint = {
-  cpuModel: 'Test CPU', cores: 2, memoryBytes: 1, os: 'Linux', arch: 'x64', runtime: 'node', runtimeVersion: '20',
-  userAgent: 'test', wasm: { simd: true, threads: true, bulkMemory: true, referenceTypes: true }, gitCommit: null, timerResolutionNs: 1,
+  cpuModel: 'Test CPU',
+  cores: 2,
+  memoryBytes: 1,
+  os: 'Linux',
+  arch: 'x64',
+  runtime: 'node',
+  runtimeVersion: '20',
+  userAgent: 'test',
+  wasm: { simd: true, threads: true, bulkMemory: true, referenceTypes: true },
+  gitCommit: null,
+  timerResolutionNs: 1,
 };
 
 const run = (cases: Record<string, number[]>, fingerprint = FINGERPRINT): ResultFile => ({
@@ -17,7 +26,15 @@ const run = (cases: Record<string, number[]>, fingerprint = FINGERPRINT): Result
   createdAt: '2026-11-22T00:00:00Z',
   fingerprint,
   options: { quick: false, isolate: false, warmupMs: 0, minTimeMs: 0 },
-  cases: Object.entries(cases).map(([impl, samples]): CaseResult => ({ suite: 's', group: 'g', impl, baseline: false, unit: 'ns/op', samples, stats: summarize(samples) })),
+  cases: Object.entries(cases).map(([impl, samples]): CaseResult => ({
+    suite: 's',
+    group: 'g',
+    impl,
+    baseline: false,
+    unit: 'ns/op',
+    samples,
+    stats: summarize(samples),
+  })),
 });
 
 const around = (center: number) => Array.from({ length: 30 }, (_, i) => center + (i % 5) - 2);
@@ -46,7 +63,10 @@ describe('compare', () => {
   });
 
   it('warns when a side has fewer than 4 samples', () => {
-    const c = compareRuns([{ label: 'a', file: run({ x: [1, 2, 3] }) }, { label: 'b', file: run({ x: [1, 2, 3] }) }]);
+    const c = compareRuns([
+      { label: 'a', file: run({ x: [1, 2, 3] }) },
+      { label: 'b', file: run({ x: [1, 2, 3] }) },
+    ]);
     expect(c.warnings.join()).toContain('fewer than 4 samples');
   });
 
@@ -54,13 +74,21 @@ describe('compare', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wirespeed-compare-'));
     const cli = new URL('../../dist/bench/cli.js', import.meta.url).pathname;
     for (const name of ['a', 'b']) {
-      execFileSync(process.execPath, [cli, 'bench', '--suite', 'router', '--quick', '--filter', 'static, 10 routes', '--out', join(dir, `${name}.json`)], { stdio: 'ignore' });
+      execFileSync(
+        process.execPath,
+        [cli, 'bench', '--suite', 'router', '--quick', '--filter', 'static, 10 routes', '--out', join(dir, `${name}.json`)],
+        { stdio: 'ignore' },
+      );
     }
-    const out = execFileSync(process.execPath, [cli, 'compare', join(dir, 'a.json'), join(dir, 'b.json'), '--format', 'markdown'], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [cli, 'compare', join(dir, 'a.json'), join(dir, 'b.json'), '--format', 'markdown'], {
+      encoding: 'utf8',
+    });
     expect(out).toContain('| case | a.json (baseline) | b.json |');
     expect(out).toContain('router / static, 10 routes / wirespeed');
     expect(out).toContain('geometric mean of ratios');
-    const json = JSON.parse(execFileSync(process.execPath, [cli, 'compare', join(dir, 'a.json'), join(dir, 'b.json'), '--format', 'json'], { encoding: 'utf8' }));
+    const json = JSON.parse(
+      execFileSync(process.execPath, [cli, 'compare', join(dir, 'a.json'), join(dir, 'b.json'), '--format', 'json'], { encoding: 'utf8' }),
+    );
     expect(json.runs[1].sameMachineAsBaseline).toBe(true);
     expect(json.cases.length).toBeGreaterThanOrEqual(6);
   });

@@ -28,12 +28,19 @@ afterEach(async () => {
 });
 
 async function start(dir: string, maxUploadBytes?: number): Promise<Server> {
-  const server = await startDashboard({ port: 0, hostname: '127.0.0.1', staticDir: join(root, 'dist/dashboard'), resultsDirs: [dir], maxUploadBytes });
+  const server = await startDashboard({
+    port: 0,
+    hostname: '127.0.0.1',
+    staticDir: join(root, 'dist/dashboard'),
+    resultsDirs: [dir],
+    maxUploadBytes,
+  });
   servers.push(server);
   return server;
 }
 
-const upload = (server: Server, body: string) => fetch(`${server.url}/api/results`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+const upload = (server: Server, body: string) =>
+  fetch(`${server.url}/api/results`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
 
 describe('dashboard server', () => {
   it('stores a valid upload once, lists it, serves it, and keeps it across a restart', async () => {
@@ -60,11 +67,27 @@ describe('dashboard server', () => {
     const stored = readdirSync(dir);
     const cases: [string, string, RegExp][] = [
       ['not JSON', '{"schema": ', /not JSON/],
-      ['another schema', JSON.stringify({ ...resultFile('2026-11-20T11:00:00.000Z'), schema: 'other/1' }), /\/schema must be equal to constant/],
-      ['a sample that is not a number', JSON.stringify({ ...resultFile('2026-11-20T11:00:00.000Z'), cases: [{ ...reference.cases[0], samples: ['fast'] }] }), /\/cases\/0\/samples\/0 must be number/],
+      [
+        'another schema',
+        JSON.stringify({ ...resultFile('2026-11-20T11:00:00.000Z'), schema: 'other/1' }),
+        /\/schema must be equal to constant/,
+      ],
+      [
+        'a sample that is not a number',
+        JSON.stringify({ ...resultFile('2026-11-20T11:00:00.000Z'), cases: [{ ...reference.cases[0], samples: ['fast'] }] }),
+        /\/cases\/0\/samples\/0 must be number/,
+      ],
       ['no cases', JSON.stringify({ ...resultFile('2026-11-20T11:00:00.000Z'), cases: [] }), /\/cases must NOT have fewer than 1 items/],
-      ['a case twice', JSON.stringify({ ...resultFile('2026-11-20T11:00:00.000Z'), cases: [reference.cases[0], reference.cases[0]] }), /appears twice/],
-      ['no fingerprint', JSON.stringify({ ...resultFile('2026-11-20T11:00:00.000Z'), fingerprint: undefined }), /must have required property 'fingerprint'/],
+      [
+        'a case twice',
+        JSON.stringify({ ...resultFile('2026-11-20T11:00:00.000Z'), cases: [reference.cases[0], reference.cases[0]] }),
+        /appears twice/,
+      ],
+      [
+        'no fingerprint',
+        JSON.stringify({ ...resultFile('2026-11-20T11:00:00.000Z'), fingerprint: undefined }),
+        /must have required property 'fingerprint'/,
+      ],
     ];
     for (const [what, body, reason] of cases) {
       const response = await upload(server, body);
@@ -82,7 +105,9 @@ describe('dashboard server', () => {
   it('takes concurrent uploads without losing or mixing any', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wirespeed-store-'));
     const server = await start(dir);
-    const files = Array.from({ length: 12 }, (_, i) => JSON.stringify(resultFile(`2026-11-20T10:00:${String(i).padStart(2, '0')}.000Z`, `CPU ${i % 3}`)));
+    const files = Array.from({ length: 12 }, (_, i) =>
+      JSON.stringify(resultFile(`2026-11-20T10:00:${String(i).padStart(2, '0')}.000Z`, `CPU ${i % 3}`)),
+    );
     // Each file twice, all at once.
     const responses = await Promise.all([...files, ...files].map((text) => upload(server, text)));
     expect(responses.every((r) => r.status === 201 || r.status === 200)).toBe(true);

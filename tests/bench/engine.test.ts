@@ -27,12 +27,21 @@ describe('engine report', () => {
 
   it('prints every table of a real quick run, allocations included', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wirespeed-engine-'));
-    const markdown = execFileSync(process.execPath, [cli, 'report', 'engine', '--quick', '--filter', '/^(parse simple GET|write 1 KB|header lookup)/', '--out', join(dir, 'run.json')], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    const markdown = execFileSync(
+      process.execPath,
+      [cli, 'report', 'engine', '--quick', '--filter', '/^(parse simple GET|write 1 KB|header lookup)/', '--out', join(dir, 'run.json')],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
     const result = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as ResultFile;
-    expect(result.cases.filter((c) => c.group.startsWith('parse')).map((c) => c.impl)).toEqual(['node:http (llhttp)', 'wirespeed', 'undici llhttp-wasm', 'http-parser-js']);
+    expect(result.cases.filter((c) => c.group.startsWith('parse')).map((c) => c.impl)).toEqual([
+      'node:http (llhttp)',
+      'wirespeed',
+      'undici llhttp-wasm',
+      'http-parser-js',
+    ]);
     for (const c of result.cases) expect(c.metrics?.heapBytesPerOp).toBeGreaterThanOrEqual(0);
     const mbs = markdown.split('\n').find((line) => line.startsWith('| write 1 KB response (MB/s) |'))!;
     const wirespeed = result.cases.find((c) => c.group === 'write 1 KB response (MB/s)' && c.impl === 'wirespeed')!;

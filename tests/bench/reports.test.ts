@@ -16,7 +16,9 @@ describe('reports', () => {
     const row = table.rows.find((r) => r.group === group)!;
     file.cases
       .filter((c) => c.group === group)
-      .forEach((c, i) => expect(row.cells[i]).toMatch(new RegExp(`^${(c.metrics!.requestsPerSec / 1000).toFixed(1)}k req/s, [\\d.]+ MiB/s`)));
+      .forEach((c, i) =>
+        expect(row.cells[i]).toMatch(new RegExp(`^${(c.metrics!.requestsPerSec / 1000).toFixed(1)}k req/s, [\\d.]+ MiB/s`)),
+      );
   });
 
   it('servers: says which suite a run lacks instead of printing an empty table', () => {

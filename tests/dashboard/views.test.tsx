@@ -34,7 +34,13 @@ describe('view state in the URL hash', () => {
 
 describe('exports', () => {
   it('writes RFC 4180 CSV', () => {
-    expect(toCsv([['case', 'value'], ['a, b', 'say "hi"'], ['line\nbreak', 3]])).toBe('case,value\r\n"a, b","say ""hi"""\r\n"line\nbreak",3\r\n');
+    expect(
+      toCsv([
+        ['case', 'value'],
+        ['a, b', 'say "hi"'],
+        ['line\nbreak', 3],
+      ]),
+    ).toBe('case,value\r\n"a, b","say ""hi"""\r\n"line\nbreak",3\r\n');
   });
 });
 
@@ -42,11 +48,22 @@ describe('comparison table', () => {
   const slower: ResultFile = {
     ...reference,
     fingerprint: { ...reference.fingerprint },
-    cases: reference.cases.map((c) => ({ ...c, samples: c.samples.map((s) => s * 1.5), stats: { ...c.stats, median: c.stats.median * 1.5 } })),
+    cases: reference.cases.map((c) => ({
+      ...c,
+      samples: c.samples.map((s) => s * 1.5),
+      stats: { ...c.stats, median: c.stats.median * 1.5 },
+    })),
   };
 
   it('marks same-machine differences with a verdict and colours by factor to the best', () => {
-    const html = renderToStaticMarkup(<CompareTable comparison={compareRuns([{ label: 'before', file: reference }, { label: 'after', file: slower }])} />);
+    const html = renderToStaticMarkup(
+      <CompareTable
+        comparison={compareRuns([
+          { label: 'before', file: reference },
+          { label: 'after', file: slower },
+        ])}
+      />,
+    );
     expect(html).toContain('before (baseline)');
     expect(html).toContain('×1.50');
     // Load cases have 1–3 samples: too few for significance, so "~" rather than a false verdict.
@@ -59,7 +76,14 @@ describe('comparison table', () => {
 
   it('gives runs of another machine a ratio, never a verdict', () => {
     const other = { ...slower, fingerprint: { ...slower.fingerprint, cpuModel: 'Elsewhere' } };
-    const html = renderToStaticMarkup(<CompareTable comparison={compareRuns([{ label: 'here', file: reference }, { label: 'there', file: other }])} />);
+    const html = renderToStaticMarkup(
+      <CompareTable
+        comparison={compareRuns([
+          { label: 'here', file: reference },
+          { label: 'there', file: other },
+        ])}
+      />,
+    );
     expect(html).toContain('x-machine');
     expect(html).not.toMatch(/faster|slower/);
   });

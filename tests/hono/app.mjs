@@ -52,7 +52,9 @@ export function createApp() {
   app.get('/big', (c) => c.text('x'.repeat(4096)));
 
   // bodyLimit checks `c.req.raw.body` before reading it.
-  app.post('/limited', bodyLimit({ maxSize: 16, onError: (c) => c.text('too big', 413) }), async (c) => c.text(`got ${(await c.req.text()).length}`));
+  app.post('/limited', bodyLimit({ maxSize: 16, onError: (c) => c.text('too big', 413) }), async (c) =>
+    c.text(`got ${(await c.req.text()).length}`),
+  );
 
   // A body checked, then read.
   app.post('/body-check', async (c) => (c.req.raw.body ? c.text(`body: ${await c.req.text()}`) : c.text('no body')));

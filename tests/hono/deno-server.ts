@@ -6,7 +6,10 @@ import { createApp } from './app.mjs';
 declare const Deno: {
   args: string[];
   stdin: { readable: ReadableStream<Uint8Array> };
-  serve(options: { port: number; hostname: string; onListen(addr: { port: number }): void }, handler: (request: Request) => Response | Promise<Response>): unknown;
+  serve(
+    options: { port: number; hostname: string; onListen(addr: { port: number }): void },
+    handler: (request: Request) => Response | Promise<Response>,
+  ): unknown;
   exit(code: number): never;
 };
 

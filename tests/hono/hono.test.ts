@@ -42,7 +42,12 @@ const cases: Case[] = [
   { name: 'cookies set', path: '/cookie/set' },
   { name: 'cookies read', path: '/cookie/get', headers: { cookie: 'session=abc; theme=dark' } },
   { name: 'cors + secureHeaders + etag on JSON', path: '/api/items/7', headers: { origin: 'http://example.com' } },
-  { name: 'a CORS preflight', method: 'OPTIONS', path: '/api/items/7', headers: { origin: 'http://example.com', 'access-control-request-method': 'GET' } },
+  {
+    name: 'a CORS preflight',
+    method: 'OPTIONS',
+    path: '/api/items/7',
+    headers: { origin: 'http://example.com', 'access-control-request-method': 'GET' },
+  },
   { name: 'etag on a byte body', path: '/api/bytes', untyped: true },
   { name: 'etag on text', path: '/api/text' },
   { name: 'etag answered 304', path: '/api/text', headers: { 'if-none-match': '"fd0c3ef8e8dc8bc1bfc1ad7706de4a22a2e6bd8b"' } },
@@ -116,7 +121,10 @@ function expected(c: Case, peer: Answer, ours: Answer, peerName: string): Answer
 const deno = createRequire(import.meta.url).resolve('deno/bin.cjs');
 
 function launch(command: string, args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(command, args, { env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(command, args, {
+    env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code} before listening`)));
@@ -161,7 +169,18 @@ compareSuite('hono app: wirespeed/node against @hono/node-server', 'node-server'
 
 compareSuite('hono app: wirespeed/deno against Deno.serve', 'deno', async () => {
   const script = new URL('./deno-server.ts', import.meta.url).pathname;
-  const args = (which: string) => [deno, 'run', '--quiet', '--allow-net', '--allow-read', '--allow-env', '--no-lock', '--sloppy-imports', script, which];
+  const args = (which: string) => [
+    deno,
+    'run',
+    '--quiet',
+    '--allow-net',
+    '--allow-read',
+    '--allow-env',
+    '--no-lock',
+    '--sloppy-imports',
+    script,
+    which,
+  ];
   const [ours, peer] = await Promise.all([launch(process.execPath, args('wirespeed')), launch(process.execPath, args('deno'))]);
   return {
     ours: ours.url,
@@ -179,7 +198,9 @@ describe('wirespeed/hono', () => {
     app.get('/conninfo', (c) => c.json(getConnInfo(c)));
     const server = serve({ fetch: app.fetch });
     await server.ready;
-    const info = (await (await fetch(`${server.url}/conninfo`)).json()) as { remote: { address: string; port: number; addressType: string } };
+    const info = (await (await fetch(`${server.url}/conninfo`)).json()) as {
+      remote: { address: string; port: number; addressType: string };
+    };
     await server.close();
     expect(info.remote.address).toBe('127.0.0.1');
     expect(info.remote.addressType).toBe('IPv4');

@@ -15,7 +15,13 @@ function randomList(random: () => number): [string, string][] {
   const text = (min: number, max: number, top: number) =>
     Array.from({ length: min + int(max - min + 1) }, () => String.fromCharCode(0x20 + int(top - 0x20))).join('');
   return Array.from({ length: 1 + int(15) }, () => {
-    const name = random() < 0.7 ? NAMES[int(NAMES.length)] : 'x-' + text(1, 12, 0x7f).toLowerCase().replace(/[^a-z0-9-]/g, 'a');
+    const name =
+      random() < 0.7
+        ? NAMES[int(NAMES.length)]
+        : 'x-' +
+          text(1, 12, 0x7f)
+            .toLowerCase()
+            .replace(/[^a-z0-9-]/g, 'a');
     return [name, text(0, random() < 0.1 ? 600 : 40, random() < 0.2 ? 0x100 : 0x7f)] as [string, string];
   });
 }
@@ -26,7 +32,10 @@ describe('HPACK against hpack.js', () => {
     let blocks = 0;
     for (let connection = 0; connection < 300; connection++) {
       const size = [4096, 256, 0, 65536][connection % 4];
-      const ours = new HpackEncoder({ maxTableSize: Math.min(size, 4096), huffman: (['auto', 'always', 'never'] as const)[connection % 3] });
+      const ours = new HpackEncoder({
+        maxTableSize: Math.min(size, 4096),
+        huffman: (['auto', 'always', 'never'] as const)[connection % 3],
+      });
       const ourDecoder = new HpackDecoder({ maxHeaderListSize: 1 << 20 });
       const peerDecode = hpackJsDecoder();
       const peerEncode = hpackJsEncoder();
@@ -140,7 +149,11 @@ describe('HPACK dynamic entries', () => {
     const encoder = new HpackEncoder({ maxTableSize: 200 });
     const decoder = new HpackDecoder();
     for (let i = 0; i < 2000; i++) {
-      const list: [string, string][] = [['x-n', String(i % 7)], ['x-m', String(i % 13)], [':path', `/${i % 5}`]];
+      const list: [string, string][] = [
+        ['x-n', String(i % 7)],
+        ['x-m', String(i % 13)],
+        [':path', `/${i % 5}`],
+      ];
       expect(decoder.decode(encoder.encode(list))).toEqual(list);
     }
   });
@@ -214,7 +227,13 @@ describe('HPACK codec lifecycle', () => {
   });
 
   it('keeps the never-indexed mark for intermediaries', () => {
-    const block = new HpackEncoder().encode([['x-token', 'abc'], ['x-plain', 'abc']], { neverIndex: ['x-token'] });
+    const block = new HpackEncoder().encode(
+      [
+        ['x-token', 'abc'],
+        ['x-plain', 'abc'],
+      ],
+      { neverIndex: ['x-token'] },
+    );
     expect(new HpackDecoder().decodeFields(block).map((f) => f.neverIndex)).toEqual([true, false]);
   });
 });

@@ -47,7 +47,10 @@ describe('RFC 7541 Appendix C', () => {
   }
 
   it('our encoder writes the RFC bytes for C.3 (no Huffman) and C.4 (Huffman)', () => {
-    for (const [sequence, huffman] of [[appendixC.C3, 'never'], [appendixC.C4, 'always']] as const) {
+    for (const [sequence, huffman] of [
+      [appendixC.C3, 'never'],
+      [appendixC.C4, 'always'],
+    ] as const) {
       const encoder = new HpackEncoder({ huffman });
       for (const block of sequence.blocks) expect(toHex(encoder.encode(block.headers))).toBe(block.hex);
       expect(encoder.dynamicTable().size).toBe(sequence.blocks.at(-1)!.tableSize);
@@ -60,7 +63,10 @@ interface Story {
 }
 /** The stories of one directory of hpack-test-case, in name order. */
 const stories = (impl: string): [file: string, story: Story][] => {
-  const bundle = JSON.parse(gunzipSync(readFileSync(new URL(`hpack-test-case-${impl}.json.gz`, corpus))).toString('utf8')) as Record<string, Story>;
+  const bundle = JSON.parse(gunzipSync(readFileSync(new URL(`hpack-test-case-${impl}.json.gz`, corpus))).toString('utf8')) as Record<
+    string,
+    Story
+  >;
   return Object.entries(bundle).sort(([a], [b]) => (a < b ? -1 : 1));
 };
 const pairs = (headers: Record<string, string>[]) => headers.map((h) => Object.entries(h)[0]);

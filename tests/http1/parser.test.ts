@@ -11,7 +11,10 @@ describe('requests', () => {
     expect(r.method).toBe('GET');
     expect(r.url).toBe('/search?q=1');
     expect([r.versionMajor, r.versionMinor]).toEqual([1, 1]);
-    expect(r.headers).toEqual([['Host', 'example.com'], ['Accept', '*/*']]);
+    expect(r.headers).toEqual([
+      ['Host', 'example.com'],
+      ['Accept', '*/*'],
+    ]);
     expect(r.body.length).toBe(0);
     expect(r.keepAlive).toBe(true);
     expect(r.bytesConsumed).toBe(GET.length);
@@ -22,13 +25,32 @@ describe('requests', () => {
     expect(errorCode(() => parseRequest(encode('GET / HTTP/1.1\r\nBad Name: 1\r\n\r\n')))).toBe('ERR_INVALID_HEADER');
     expect(errorCode(() => parseRequest(encode('POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\nab')))).toBe('ERR_INCOMPLETE');
     const second = parseRequest(encode('GET /b HTTP/1.0\r\nX-Two: 2\r\n\r\n'));
-    expect([first.method, first.url, first.headers, decode(first.body), first.trailers, first.keepAlive]).toEqual(['POST', '/a', [['X-One', '1'], ['Transfer-Encoding', 'chunked']], 'abc', [['T', '1']], true]);
-    expect([second.method, second.url, second.headers, second.body.length, second.keepAlive]).toEqual(['GET', '/b', [['X-Two', '2']], 0, false]);
+    expect([first.method, first.url, first.headers, decode(first.body), first.trailers, first.keepAlive]).toEqual([
+      'POST',
+      '/a',
+      [
+        ['X-One', '1'],
+        ['Transfer-Encoding', 'chunked'],
+      ],
+      'abc',
+      [['T', '1']],
+      true,
+    ]);
+    expect([second.method, second.url, second.headers, second.body.length, second.keepAlive]).toEqual([
+      'GET',
+      '/b',
+      [['X-Two', '2']],
+      0,
+      false,
+    ]);
   });
 
   it('trims optional whitespace around field values but keeps inner spaces', () => {
     const r = parseRequest(encode('GET / HTTP/1.1\r\nX-A: \t a  b \t\r\nX-Empty:\r\n\r\n'));
-    expect(r.headers).toEqual([['X-A', 'a  b'], ['X-Empty', '']]);
+    expect(r.headers).toEqual([
+      ['X-A', 'a  b'],
+      ['X-Empty', ''],
+    ]);
   });
 
   it('decodes field bytes as latin1, byte for byte (0x80-0x9F included)', () => {
@@ -61,7 +83,10 @@ describe('requests', () => {
       '4;name=value;quoted="a \\" b"\r\nWiki\r\n5 ; x\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nX-Checksum: abc\r\nX-Other: 1\r\n\r\n';
     const r = parseRequest(encode(input));
     expect(decode(r.body)).toBe('Wikipedia in\r\n\r\nchunks.');
-    expect(r.trailers).toEqual([['X-Checksum', 'abc'], ['X-Other', '1']]);
+    expect(r.trailers).toEqual([
+      ['X-Checksum', 'abc'],
+      ['X-Other', '1'],
+    ]);
     expect(r.bytesConsumed).toBe(input.length);
   });
 
@@ -108,7 +133,14 @@ describe('heads read later', () => {
     return kept!;
   };
   const expectFirst = (head: RequestHead) => {
-    expect([head.method, head.url, head.headers]).toEqual(['PUT', '/first', [['X-First', '1'], ['Content-Length', '0']]]);
+    expect([head.method, head.url, head.headers]).toEqual([
+      'PUT',
+      '/first',
+      [
+        ['X-First', '1'],
+        ['Content-Length', '0'],
+      ],
+    ]);
   };
   const FIRST = 'PUT /first HTTP/1.1\r\nX-First: 1\r\nContent-Length: 0\r\n\r\n';
 
@@ -227,7 +259,9 @@ describe('inputs of the wrong type', () => {
       }
       expect(errorCode(() => new RequestParser({ onHead() {} }).execute(input as unknown as Uint8Array))).toBe('ERR_INVALID_ARG_TYPE');
     }
-    expect(() => parseRequest('GET / HTTP/1.1\r\n\r\n' as unknown as Uint8Array)).toThrow('parseRequest(bytes) must be a Uint8Array, got a string');
+    expect(() => parseRequest('GET / HTTP/1.1\r\n\r\n' as unknown as Uint8Array)).toThrow(
+      'parseRequest(bytes) must be a Uint8Array, got a string',
+    );
     // A Node Buffer is a Uint8Array.
     expect(parseRequest(Buffer.from('GET / HTTP/1.1\r\nHost: a\r\n\r\n')).url).toBe('/');
   });
@@ -247,11 +281,17 @@ describe('inputs of the wrong type', () => {
       }
       return 'none';
     };
-    expect(message('GET / HTTP/1.1\r\nHost: a\r\nX-A: ab\x00c\r\n\r\n')).toBe('HttpParseError [ERR_INVALID_HEADER]: invalid byte 0x00 in the value of "X-A" at offset 32');
-    expect(message('GET / HTTP/1.1\r\nHost: a\r\nBad Name: 1\r\n\r\n')).toBe('HttpParseError [ERR_INVALID_HEADER]: invalid byte 0x20 in the field name "Bad Name" at offset 28');
+    expect(message('GET / HTTP/1.1\r\nHost: a\r\nX-A: ab\x00c\r\n\r\n')).toBe(
+      'HttpParseError [ERR_INVALID_HEADER]: invalid byte 0x00 in the value of "X-A" at offset 32',
+    );
+    expect(message('GET / HTTP/1.1\r\nHost: a\r\nBad Name: 1\r\n\r\n')).toBe(
+      'HttpParseError [ERR_INVALID_HEADER]: invalid byte 0x20 in the field name "Bad Name" at offset 28',
+    );
     expect(message('GET / HTTP/1.1\r\nHost: a\r\nNoColon\r\n\r\n')).toMatch(/a field line without a colon at offset 25: "NoColon"/);
     expect(message('GET / HTTP/1.1\r\nHost: a\nX: 1\r\n\r\n')).toMatch(/ERR_INVALID_NEWLINE.*a bare LF \(no CR before it\) at offset 23/);
-    expect(message('G(T / HTTP/1.1\r\nHost: a\r\n\r\n')).toMatch(/ERR_INVALID_METHOD.*invalid byte 0x28 in the method at offset 1 of the request line/);
+    expect(message('G(T / HTTP/1.1\r\nHost: a\r\n\r\n')).toMatch(
+      /ERR_INVALID_METHOD.*invalid byte 0x28 in the method at offset 1 of the request line/,
+    );
   });
 
   it('errors print their code and message', () => {
@@ -392,7 +432,8 @@ describe('limits: accepted at the limit, rejected one past it', () => {
     const cl = (n: number) => `POST / HTTP/1.1\r\nContent-Length: ${n}\r\n\r\n${'x'.repeat(n)}`;
     expect(parseRequest(encode(cl(10)), { maxBodyBytes: 10 }).body).toHaveLength(10);
     expect(errorCode(() => parseRequest(encode(cl(11)), { maxBodyBytes: 10 }))).toBe('ERR_BODY_TOO_LARGE');
-    const chunked = (n: number) => `POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n${n.toString(16)}\r\n${'x'.repeat(n)}\r\n0\r\n\r\n`;
+    const chunked = (n: number) =>
+      `POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n${n.toString(16)}\r\n${'x'.repeat(n)}\r\n0\r\n\r\n`;
     expect(parseRequest(encode(chunked(10)), { maxBodyBytes: 10 }).body).toHaveLength(10);
     expect(errorCode(() => parseRequest(encode(chunked(11)), { maxBodyBytes: 10 }))).toBe('ERR_BODY_TOO_LARGE');
   });
@@ -403,8 +444,14 @@ describe('limits: accepted at the limit, rejected one past it', () => {
     const split = `POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n20\r\n${'x'.repeat(32)}\r\n21\r\n${'y'.repeat(33)}\r\n0\r\n\r\n`;
     const exact = `POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n20\r\n${'x'.repeat(32)}\r\n20\r\n${'y'.repeat(32)}\r\n0\r\n\r\n`;
     for (let step = 1; step <= over.length; step++) {
-      expect(errorCode(() => feed('request', over, step, { maxBodyBytes: max })), `step ${step}`).toBe('ERR_BODY_TOO_LARGE');
-      expect(errorCode(() => feed('request', split, step, { maxBodyBytes: max })), `step ${step}`).toBe('ERR_BODY_TOO_LARGE');
+      expect(
+        errorCode(() => feed('request', over, step, { maxBodyBytes: max })),
+        `step ${step}`,
+      ).toBe('ERR_BODY_TOO_LARGE');
+      expect(
+        errorCode(() => feed('request', split, step, { maxBodyBytes: max })),
+        `step ${step}`,
+      ).toBe('ERR_BODY_TOO_LARGE');
       expect(feed('request', exact, step, { maxBodyBytes: max }).messages[0].body).toHaveLength(max);
     }
   });
@@ -460,13 +507,22 @@ describe('responses', () => {
       const r = parseResponse(encode(`HTTP/1.1 ${status} X\r\nContent-Length: 10\r\n\r\n`));
       expect(r.body).toHaveLength(0);
     }
-    const { messages } = feed('response', 'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
-    expect(messages.map((m) => [m.status, m.body])).toEqual([[100, ''], [103, ''], [200, 'ok']]);
+    const { messages } = feed(
+      'response',
+      'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok',
+    );
+    expect(messages.map((m) => [m.status, m.body])).toEqual([
+      [100, ''],
+      [103, ''],
+      [200, 'ok'],
+    ]);
   });
 
   it('a 2xx answer to CONNECT and a 101 switch protocols', () => {
     expect(parseResponse(encode('HTTP/1.1 200 OK\r\n\r\n'), { requestMethod: 'CONNECT' }).upgrade).toBe(true);
-    expect(parseResponse(encode('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n')).upgrade).toBe(true);
+    expect(parseResponse(encode('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n')).upgrade).toBe(
+      true,
+    );
   });
 
   it('chunked only when chunked is the last coding; else until close (RFC 9112 §6.3)', () => {

@@ -51,7 +51,11 @@ describe('response writer', () => {
   it('drops framing fields from the caller and adds Connection: close when asked', () => {
     const head = writeResponseHead({
       status: 200,
-      headers: [['Content-Length', '999'], ['transfer-encoding', 'chunked'], ['X-A', 'b']],
+      headers: [
+        ['Content-Length', '999'],
+        ['transfer-encoding', 'chunked'],
+        ['X-A', 'b'],
+      ],
       body: 3,
       keepAlive: false,
       date: false,

@@ -53,7 +53,13 @@ describe('frame header (§4.1)', () => {
 
 describe('frames round trip', () => {
   it('DATA, with END_STREAM', () => {
-    expect(roundTrip(encodeData(3, bytes(1, 2), true))).toEqual({ type: 'data', streamId: 3, data: bytes(1, 2), endStream: true, flowLength: 2 });
+    expect(roundTrip(encodeData(3, bytes(1, 2), true))).toEqual({
+      type: 'data',
+      streamId: 3,
+      data: bytes(1, 2),
+      endStream: true,
+      flowLength: 2,
+    });
   });
 
   it('padded DATA: the data without padding, flow control counting all of it (§6.1)', () => {
@@ -98,13 +104,24 @@ describe('frames round trip', () => {
       [SettingId.MAX_CONCURRENT_STREAMS, 100],
       [SettingId.INITIAL_WINDOW_SIZE, 65_535],
     ]);
-    expect(roundTrip(settings)).toEqual({ type: 'settings', ack: false, settings: [[3, 100], [4, 65_535]] });
+    expect(roundTrip(settings)).toEqual({
+      type: 'settings',
+      ack: false,
+      settings: [
+        [3, 100],
+        [4, 65_535],
+      ],
+    });
     expect(roundTrip(frame(FrameType.SETTINGS, 0, 0, bytes(0, 0x99, 0, 0, 0, 1)))).toEqual({ type: 'settings', ack: false, settings: [] });
     expect(roundTrip(SETTINGS_ACK)).toEqual({ type: 'settings', ack: true, settings: [] });
   });
 
   it('PING, GOAWAY, RST_STREAM, WINDOW_UPDATE, PRIORITY, and an unknown type (ignored, §5.5)', () => {
-    expect(roundTrip(encodePing(bytes(1, 2, 3, 4, 5, 6, 7, 8), true))).toEqual({ type: 'ping', ack: true, opaque: bytes(1, 2, 3, 4, 5, 6, 7, 8) });
+    expect(roundTrip(encodePing(bytes(1, 2, 3, 4, 5, 6, 7, 8), true))).toEqual({
+      type: 'ping',
+      ack: true,
+      opaque: bytes(1, 2, 3, 4, 5, 6, 7, 8),
+    });
     const goaway = roundTrip(encodeGoaway(7, ErrorCode.ENHANCE_YOUR_CALM, 'too many resets'));
     expect(goaway).toMatchObject({ type: 'goaway', lastStreamId: 7, errorCode: 0xb });
     expect(new TextDecoder().decode((goaway as { debug: Uint8Array }).debug)).toBe('too many resets');
@@ -120,20 +137,40 @@ describe('frame errors, as RFC 9113 names them', () => {
     ['DATA on stream 0 (§6.1)', frame(FrameType.DATA, 0, 0, bytes(1)), ['connection', 'PROTOCOL_ERROR']],
     ['DATA padding filling the payload (§6.1)', frame(FrameType.DATA, Flag.PADDED, 1, bytes(3, 0, 0)), ['connection', 'PROTOCOL_ERROR']],
     ['HEADERS on stream 0 (§6.2)', frame(FrameType.HEADERS, Flag.END_HEADERS, 0, bytes(0x82)), ['connection', 'PROTOCOL_ERROR']],
-    ['HEADERS padding past the payload (§6.2)', frame(FrameType.HEADERS, Flag.PADDED | Flag.END_HEADERS, 1, bytes(5, 0x82)), ['connection', 'PROTOCOL_ERROR']],
-    ['HEADERS depending on itself (§5.3.1)', frame(FrameType.HEADERS, Flag.PRIORITY | Flag.END_HEADERS, 1, bytes(0, 0, 0, 1, 16, 0x82)), ['stream', 'PROTOCOL_ERROR', 1]],
+    [
+      'HEADERS padding past the payload (§6.2)',
+      frame(FrameType.HEADERS, Flag.PADDED | Flag.END_HEADERS, 1, bytes(5, 0x82)),
+      ['connection', 'PROTOCOL_ERROR'],
+    ],
+    [
+      'HEADERS depending on itself (§5.3.1)',
+      frame(FrameType.HEADERS, Flag.PRIORITY | Flag.END_HEADERS, 1, bytes(0, 0, 0, 1, 16, 0x82)),
+      ['stream', 'PROTOCOL_ERROR', 1],
+    ],
     ['PRIORITY on stream 0 (§6.3)', frame(FrameType.PRIORITY, 0, 0, bytes(0, 0, 0, 1, 16)), ['connection', 'PROTOCOL_ERROR']],
     ['PRIORITY of 4 bytes (§6.3)', frame(FrameType.PRIORITY, 0, 3, bytes(0, 0, 0, 1)), ['stream', 'FRAME_SIZE_ERROR', 3]],
     ['RST_STREAM on stream 0 (§6.4)', encodeRstStream(0, 0), ['connection', 'PROTOCOL_ERROR']],
     ['RST_STREAM of 3 bytes (§6.4)', frame(FrameType.RST_STREAM, 0, 1, bytes(0, 0, 8)), ['connection', 'FRAME_SIZE_ERROR']],
     ['SETTINGS on a stream (§6.5)', frame(FrameType.SETTINGS, 0, 1, bytes()), ['connection', 'PROTOCOL_ERROR']],
-    ['SETTINGS ACK with a payload (§6.5)', frame(FrameType.SETTINGS, Flag.ACK, 0, bytes(0, 3, 0, 0, 0, 1)), ['connection', 'FRAME_SIZE_ERROR']],
+    [
+      'SETTINGS ACK with a payload (§6.5)',
+      frame(FrameType.SETTINGS, Flag.ACK, 0, bytes(0, 3, 0, 0, 0, 1)),
+      ['connection', 'FRAME_SIZE_ERROR'],
+    ],
     ['SETTINGS of 5 bytes (§6.5)', frame(FrameType.SETTINGS, 0, 0, bytes(0, 3, 0, 0, 0)), ['connection', 'FRAME_SIZE_ERROR']],
     ['SETTINGS_ENABLE_PUSH 2 (§6.5.2)', encodeSettings([[SettingId.ENABLE_PUSH, 2]]), ['connection', 'PROTOCOL_ERROR']],
-    ['SETTINGS_INITIAL_WINDOW_SIZE 2^31 (§6.5.2)', encodeSettings([[SettingId.INITIAL_WINDOW_SIZE, 2 ** 31]]), ['connection', 'FLOW_CONTROL_ERROR']],
+    [
+      'SETTINGS_INITIAL_WINDOW_SIZE 2^31 (§6.5.2)',
+      encodeSettings([[SettingId.INITIAL_WINDOW_SIZE, 2 ** 31]]),
+      ['connection', 'FLOW_CONTROL_ERROR'],
+    ],
     ['SETTINGS_MAX_FRAME_SIZE 16383 (§6.5.2)', encodeSettings([[SettingId.MAX_FRAME_SIZE, 16_383]]), ['connection', 'PROTOCOL_ERROR']],
     ['SETTINGS_MAX_FRAME_SIZE 2^24 (§6.5.2)', encodeSettings([[SettingId.MAX_FRAME_SIZE, 2 ** 24]]), ['connection', 'PROTOCOL_ERROR']],
-    ['PUSH_PROMISE from a client (§8.4)', frame(FrameType.PUSH_PROMISE, Flag.END_HEADERS, 1, bytes(0, 0, 0, 2, 0x82)), ['connection', 'PROTOCOL_ERROR']],
+    [
+      'PUSH_PROMISE from a client (§8.4)',
+      frame(FrameType.PUSH_PROMISE, Flag.END_HEADERS, 1, bytes(0, 0, 0, 2, 0x82)),
+      ['connection', 'PROTOCOL_ERROR'],
+    ],
     ['PING on a stream (§6.7)', frame(FrameType.PING, 0, 1, new Uint8Array(8)), ['connection', 'PROTOCOL_ERROR']],
     ['PING of 7 bytes (§6.7)', frame(FrameType.PING, 0, 0, new Uint8Array(7)), ['connection', 'FRAME_SIZE_ERROR']],
     ['GOAWAY on a stream (§6.8)', frame(FrameType.GOAWAY, 0, 1, new Uint8Array(8)), ['connection', 'PROTOCOL_ERROR']],

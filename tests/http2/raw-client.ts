@@ -3,7 +3,16 @@
 // server's frames with its reader.
 import net from 'node:net';
 import { errorCodeName } from '../../src/http2/errors.js';
-import { CLIENT_PREFACE, encodeSettings, Flag, frame, FrameReader, FrameType, SETTINGS_ACK, type RawFrame } from '../../src/http2/frame/index.js';
+import {
+  CLIENT_PREFACE,
+  encodeSettings,
+  Flag,
+  frame,
+  FrameReader,
+  FrameType,
+  SETTINGS_ACK,
+  type RawFrame,
+} from '../../src/http2/frame/index.js';
 import { HpackEncoder } from '../../src/hpack/index.js';
 
 export interface ReceivedFrame {
@@ -32,7 +41,8 @@ export class RawHttp2Client {
         const received = { type: header.type, flags: header.flags, streamId: header.streamId, payload: payload.slice() };
         this.frames.push(received);
         if (ackSettings && header.type === FrameType.SETTINGS && !(header.flags & Flag.ACK)) this.write(SETTINGS_ACK);
-        if (ackPings && header.type === FrameType.PING && !(header.flags & Flag.ACK)) this.write(frame(FrameType.PING, Flag.ACK, 0, received.payload));
+        if (ackPings && header.type === FrameType.PING && !(header.flags & Flag.ACK))
+          this.write(frame(FrameType.PING, Flag.ACK, 0, received.payload));
       }
       this.wake();
     });
@@ -51,7 +61,12 @@ export class RawHttp2Client {
   }
 
   /** HEADERS for a request (END_HEADERS set unless `endHeaders` is false). */
-  request(streamId: number, method: string, path: string, options: { endStream?: boolean; endHeaders?: boolean; extra?: [string, string][] } = {}): void {
+  request(
+    streamId: number,
+    method: string,
+    path: string,
+    options: { endStream?: boolean; endHeaders?: boolean; extra?: [string, string][] } = {},
+  ): void {
     const { endStream = method === 'GET', endHeaders = true, extra = [] } = options;
     const block = this.headerBlock([[':method', method], [':scheme', 'http'], [':authority', 'localhost'], [':path', path], ...extra]);
     this.write(frame(FrameType.HEADERS, (endStream ? Flag.END_STREAM : 0) | (endHeaders ? Flag.END_HEADERS : 0), streamId, block));
@@ -119,4 +134,3 @@ export class RawHttp2Client {
     for (const wake of waiters) wake();
   }
 }
-

@@ -19,15 +19,37 @@ describe('request fields (§8.3)', () => {
       scheme: 'https',
       authority: 'example.com',
       path: '/a?b=1',
-      headers: [['accept', '*/*'], ['content-length', '3'], ['cookie', 'a=1; b=2']],
+      headers: [
+        ['accept', '*/*'],
+        ['content-length', '3'],
+        ['cookie', 'a=1; b=2'],
+      ],
       contentLength: 3,
     });
   });
 
   it('falls back to Host without :authority; OPTIONS * and CONNECT have their own forms', () => {
-    expect(requestFields(1, [[':method', 'GET'], [':scheme', 'http'], [':path', '/'], ['host', 'h.test']]).authority).toBe('h.test');
-    expect(requestFields(1, [[':method', 'OPTIONS'], [':scheme', 'https'], [':path', '*']]).path).toBe('*');
-    expect(requestFields(1, [[':method', 'CONNECT'], [':authority', 'h.test:443']])).toMatchObject({ method: 'CONNECT', path: '', authority: 'h.test:443' });
+    expect(
+      requestFields(1, [
+        [':method', 'GET'],
+        [':scheme', 'http'],
+        [':path', '/'],
+        ['host', 'h.test'],
+      ]).authority,
+    ).toBe('h.test');
+    expect(
+      requestFields(1, [
+        [':method', 'OPTIONS'],
+        [':scheme', 'https'],
+        [':path', '*'],
+      ]).path,
+    ).toBe('*');
+    expect(
+      requestFields(1, [
+        [':method', 'CONNECT'],
+        [':authority', 'h.test:443'],
+      ]),
+    ).toMatchObject({ method: 'CONNECT', path: '', authority: 'h.test:443' });
   });
 
   const malformed: [string, FieldList][] = [
@@ -53,7 +75,14 @@ describe('request fields (§8.3)', () => {
     ['two different content-lengths', [...base, ['content-length', '1'], ['content-length', '2']]],
     ['a content-length that is not a number', [...base, ['content-length', '1e3']]],
     ['a Host naming another entity', [...base, ['host', 'other.test']]],
-    ['CONNECT with a :path', [[':method', 'CONNECT'], [':authority', 'h:1'], [':path', '/']]],
+    [
+      'CONNECT with a :path',
+      [
+        [':method', 'CONNECT'],
+        [':authority', 'h:1'],
+        [':path', '/'],
+      ],
+    ],
     ['CONNECT without :authority', [[':method', 'CONNECT']]],
   ];
   it.each(malformed)('refuses %s with a stream error PROTOCOL_ERROR', (_, list) => {

@@ -152,7 +152,10 @@ describe('IPC over a SharedArrayBuffer ring', () => {
     const channel = new IpcChannel(sharedRingTransport(a));
     expect(await channel.request('square', 12)).toBe(144);
     const big = { rows: Array.from({ length: 5000 }, (_, i) => ({ i, name: `row ${i}` })) };
-    const answers = await Promise.all([channel.request('echo', big), ...Array.from({ length: 100 }, (_, i) => channel.request('square', i))]);
+    const answers = await Promise.all([
+      channel.request('echo', big),
+      ...Array.from({ length: 100 }, (_, i) => channel.request('square', i)),
+    ]);
     expect(answers[0]).toEqual(big);
     expect(answers.slice(1)).toEqual(Array.from({ length: 100 }, (_, i) => i * i));
     channel.close();

@@ -20,7 +20,12 @@ describe('frames', () => {
   it('decode the same whether split at every byte or joined in one chunk', () => {
     const wire = join(frames());
     const whole = new FrameDecoder().push(wire);
-    expect(whole.map((f) => [f.type, f.id, f.payload.length])).toEqual([[2, 1, 8], [3, 1, 1], [6, 0, 0], [2, 0xffff_fffe, 1000]]);
+    expect(whole.map((f) => [f.type, f.id, f.payload.length])).toEqual([
+      [2, 1, 8],
+      [3, 1, 1],
+      [6, 0, 0],
+      [2, 0xffff_fffe, 1000],
+    ]);
     expect(msgpackCodec.decode(whole[0].payload)).toEqual(['add', [1, 2]]);
     for (const step of [1, 2, 3, 7, 13, 500]) {
       const decoder = new FrameDecoder();

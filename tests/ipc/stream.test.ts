@@ -97,7 +97,11 @@ describe.each(transports)('IPC streams over %s', (_, connect) => {
     });
     b.handle('not-iterable', () => 42);
 
-    const [range, ticks, web] = await Promise.all([readAll(a.stream('range', 1000)), readAll(a.stream('ticks', 20, { highWaterMark: 2 })), readAll(a.stream('web'))]);
+    const [range, ticks, web] = await Promise.all([
+      readAll(a.stream('range', 1000)),
+      readAll(a.stream('ticks', 20, { highWaterMark: 2 })),
+      readAll(a.stream('web')),
+    ]);
     expect(range).toEqual(Array.from({ length: 1000 }, (_, i) => ({ i, text: `item ${i}` })));
     expect(ticks).toEqual([...Array(20).keys()]);
     expect(web).toEqual(['x', 'y']);
@@ -135,8 +139,14 @@ describe.each(transports)('IPC streams over %s', (_, connect) => {
     const reader = pair.a.stream('breaks').getReader();
     expect([(await reader.read()).value, (await reader.read()).value]).toEqual([1, 2]);
     await expect(reader.read()).rejects.toMatchObject({ code: 'ERR_REMOTE', message: 'source broke' });
-    await expect(readAll(pair.a.stream('huge'))).rejects.toMatchObject({ code: 'ERR_REMOTE', message: expect.stringMatching(/over the 65536-byte limit/) });
-    await expect(readAll(pair.a.stream('not-iterable'))).rejects.toMatchObject({ code: 'ERR_REMOTE', message: expect.stringMatching(/must return an iterable/) });
+    await expect(readAll(pair.a.stream('huge'))).rejects.toMatchObject({
+      code: 'ERR_REMOTE',
+      message: expect.stringMatching(/over the 65536-byte limit/),
+    });
+    await expect(readAll(pair.a.stream('not-iterable'))).rejects.toMatchObject({
+      code: 'ERR_REMOTE',
+      message: expect.stringMatching(/must return an iterable/),
+    });
     await expect(readAll(pair.a.stream('missing'))).rejects.toMatchObject({ code: 'ERR_NO_HANDLER' });
     expect(() => pair.a.stream('range', 1, { highWaterMark: 0 })).toThrow(RangeError);
   });

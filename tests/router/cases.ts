@@ -10,7 +10,11 @@ export interface RouterCase {
   name: string;
   routes: [method: string, pattern: string][];
   options?: { ignoreTrailingSlash?: boolean; caseSensitive?: boolean };
-  expect: [method: string, path: string, result: string | { params: Record<string, string>; route: string } | { allowed: string[] } | null][];
+  expect: [
+    method: string,
+    path: string,
+    result: string | { params: Record<string, string>; route: string } | { allowed: string[] } | null,
+  ][];
 }
 
 const route = (r: string, params: Record<string, string> = {}) => ({ route: r, params });
@@ -18,7 +22,11 @@ const route = (r: string, params: Record<string, string> = {}) => ({ route: r, p
 export const CASES: RouterCase[] = [
   {
     name: 'static paths',
-    routes: [['GET', '/'], ['GET', '/health'], ['GET', '/a/b/c']],
+    routes: [
+      ['GET', '/'],
+      ['GET', '/health'],
+      ['GET', '/a/b/c'],
+    ],
     expect: [
       ['GET', '/', route('GET /')],
       ['GET', '/health', route('GET /health')],
@@ -31,7 +39,10 @@ export const CASES: RouterCase[] = [
   {
     name: 'trailing slash policy',
     options: { ignoreTrailingSlash: true },
-    routes: [['GET', '/health'], ['GET', '/users/:id/']],
+    routes: [
+      ['GET', '/health'],
+      ['GET', '/users/:id/'],
+    ],
     expect: [
       ['GET', '/health/', route('GET /health')],
       ['GET', '/users/1', route('GET /users/:id/', { id: '1' })],
@@ -41,7 +52,10 @@ export const CASES: RouterCase[] = [
   {
     name: 'case policy',
     options: { caseSensitive: false },
-    routes: [['GET', '/About'], ['GET', '/users/:id']],
+    routes: [
+      ['GET', '/About'],
+      ['GET', '/users/:id'],
+    ],
     expect: [
       ['GET', '/about', route('GET /About')],
       ['GET', '/ABOUT', route('GET /About')],
@@ -50,7 +64,11 @@ export const CASES: RouterCase[] = [
   },
   {
     name: 'named params',
-    routes: [['GET', '/users/:id'], ['GET', '/repos/:owner/:repo/issues/:n'], ['GET', '/users/:userId/posts/:postId']],
+    routes: [
+      ['GET', '/users/:id'],
+      ['GET', '/repos/:owner/:repo/issues/:n'],
+      ['GET', '/users/:userId/posts/:postId'],
+    ],
     expect: [
       ['GET', '/users/42', route('GET /users/:id', { id: '42' })],
       ['GET', '/repos/nodejs/node/issues/7', route('GET /repos/:owner/:repo/issues/:n', { owner: 'nodejs', repo: 'node', n: '7' })],
@@ -62,7 +80,11 @@ export const CASES: RouterCase[] = [
   },
   {
     name: 'params inside a segment',
-    routes: [['GET', '/files/:name.:ext'], ['GET', '/api/v:version/status'], ['GET', '/at/:hour-:minute']],
+    routes: [
+      ['GET', '/files/:name.:ext'],
+      ['GET', '/api/v:version/status'],
+      ['GET', '/at/:hour-:minute'],
+    ],
     expect: [
       ['GET', '/files/report.pdf', route('GET /files/:name.:ext', { name: 'report', ext: 'pdf' })],
       ['GET', '/files/archive.tar.gz', route('GET /files/:name.:ext', { name: 'archive', ext: 'tar.gz' })],
@@ -74,7 +96,11 @@ export const CASES: RouterCase[] = [
   },
   {
     name: 'wildcard rest',
-    routes: [['GET', '/assets/*'], ['GET', '/assets/logo.svg'], ['GET', '/docs/:section/*']],
+    routes: [
+      ['GET', '/assets/*'],
+      ['GET', '/assets/logo.svg'],
+      ['GET', '/docs/:section/*'],
+    ],
     expect: [
       ['GET', '/assets/css/site.css', route('GET /assets/*', { '*': 'css/site.css' })],
       ['GET', '/assets/', route('GET /assets/*', { '*': '' })],
@@ -85,7 +111,14 @@ export const CASES: RouterCase[] = [
   },
   {
     name: 'priority: static, then in-segment params, then params, then wildcard, with backtracking',
-    routes: [['GET', '/users/new'], ['GET', '/users/:id'], ['GET', '/users/new/edit'], ['GET', '/users/:id/posts'], ['GET', '/users/:id.json'], ['GET', '/*']],
+    routes: [
+      ['GET', '/users/new'],
+      ['GET', '/users/:id'],
+      ['GET', '/users/new/edit'],
+      ['GET', '/users/:id/posts'],
+      ['GET', '/users/:id.json'],
+      ['GET', '/*'],
+    ],
     expect: [
       ['GET', '/users/new', route('GET /users/new')],
       ['GET', '/users/5', route('GET /users/:id', { id: '5' })],
@@ -97,7 +130,13 @@ export const CASES: RouterCase[] = [
   },
   {
     name: 'methods: dispatch, ALL, HEAD falls back to GET, 405 with Allow',
-    routes: [['GET', '/items'], ['POST', '/items'], ['DELETE', '/items/:id'], ['ALL', '/any'], ['PUT', '/any']],
+    routes: [
+      ['GET', '/items'],
+      ['POST', '/items'],
+      ['DELETE', '/items/:id'],
+      ['ALL', '/any'],
+      ['PUT', '/any'],
+    ],
     expect: [
       ['GET', '/items', route('GET /items')],
       ['POST', '/items', route('POST /items')],
@@ -111,7 +150,12 @@ export const CASES: RouterCase[] = [
   },
   {
     name: 'a method on one route does not hide another route for it',
-    routes: [['GET', '/users/me'], ['DELETE', '/users/:id'], ['GET', '/posts/:id'], ['POST', '/posts/:id/like']],
+    routes: [
+      ['GET', '/users/me'],
+      ['DELETE', '/users/:id'],
+      ['GET', '/posts/:id'],
+      ['POST', '/posts/:id/like'],
+    ],
     expect: [
       ['DELETE', '/users/me', route('DELETE /users/:id', { id: 'me' })],
       ['POST', '/posts/1', { allowed: ['GET', 'HEAD'] }],
@@ -119,7 +163,10 @@ export const CASES: RouterCase[] = [
   },
   {
     name: 'percent-decoded params',
-    routes: [['GET', '/users/:name'], ['GET', '/raw/*']],
+    routes: [
+      ['GET', '/users/:name'],
+      ['GET', '/raw/*'],
+    ],
     expect: [
       ['GET', '/users/caf%C3%A9', route('GET /users/:name', { name: 'café' })],
       ['GET', '/users/a%2Fb', route('GET /users/:name', { name: 'a/b' })],
@@ -128,7 +175,10 @@ export const CASES: RouterCase[] = [
   },
   {
     name: 'paths that are not origin-form',
-    routes: [['GET', '/'], ['GET', '/*']],
+    routes: [
+      ['GET', '/'],
+      ['GET', '/*'],
+    ],
     expect: [
       ['OPTIONS', '*', null],
       ['GET', '', null],

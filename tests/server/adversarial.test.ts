@@ -24,7 +24,10 @@ function replay(adapter: string, launch: Launcher): void {
       expect({ statuses: statuses(whole.text), closed: whole.closed }, c.why).toEqual({ statuses: [c.status], closed: true });
       const bytes = [...c.request];
       const split = await raw(server.port, bytes, { gap: 0, wait: 2000 });
-      expect({ statuses: statuses(split.text), closed: split.closed }, `${c.why}, one byte at a time`).toEqual({ statuses: [c.status], closed: true });
+      expect({ statuses: statuses(split.text), closed: split.closed }, `${c.why}, one byte at a time`).toEqual({
+        statuses: [c.status],
+        closed: true,
+      });
     });
   });
 }

@@ -34,7 +34,9 @@ async function handle(request: Request, info: { remoteAddress: string }): Promis
     case '/path':
       return text(`${request.method} ${url.pathname}${url.search}`);
     case '/echo':
-      return new Response(await request.arrayBuffer(), { headers: { 'content-type': request.headers.get('content-type') ?? 'application/octet-stream' } });
+      return new Response(await request.arrayBuffer(), {
+        headers: { 'content-type': request.headers.get('content-type') ?? 'application/octet-stream' },
+      });
     case '/count-body': {
       const total = await countBytes(request.body!);
       stats.bodyBytes = total;

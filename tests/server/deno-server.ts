@@ -4,7 +4,12 @@ import { serve } from '../../src/server/deno.js';
 import { appOptions } from './app.js';
 import type { TestServerOptions } from './suite.js';
 
-declare const Deno: { args: string[]; stdin: { readable: ReadableStream<Uint8Array> }; readTextFileSync(path: string): string; exit(code: number): never };
+declare const Deno: {
+  args: string[];
+  stdin: { readable: ReadableStream<Uint8Array> };
+  readTextFileSync(path: string): string;
+  exit(code: number): never;
+};
 
 const { tls, ...limits } = JSON.parse(Deno.args[0] ?? '{}') as TestServerOptions;
 const read = (name: string) => Deno.readTextFileSync(new URL(`./fixtures/${name}`, import.meta.url).pathname);

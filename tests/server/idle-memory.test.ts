@@ -24,15 +24,17 @@ function rss(pid: number): number {
 async function clients(port: number, count: number, request: boolean): Promise<net.Socket[]> {
   const sockets: net.Socket[] = [];
   for (let i = 0; i < count; i += 100) {
-    const batch = Array.from({ length: Math.min(100, count - i) }, () =>
-      new Promise<net.Socket>((resolve, reject) => {
-        const socket = net.connect(port, '127.0.0.1', () => {
-          if (!request) return resolve(socket);
-          socket.write('GET /hello HTTP/1.1\r\nHost: a\r\n\r\n');
-          socket.once('data', () => resolve(socket));
-        });
-        socket.once('error', reject);
-      }),
+    const batch = Array.from(
+      { length: Math.min(100, count - i) },
+      () =>
+        new Promise<net.Socket>((resolve, reject) => {
+          const socket = net.connect(port, '127.0.0.1', () => {
+            if (!request) return resolve(socket);
+            socket.write('GET /hello HTTP/1.1\r\nHost: a\r\n\r\n');
+            socket.once('data', () => resolve(socket));
+          });
+          socket.once('error', reject);
+        }),
     );
     sockets.push(...(await Promise.all(batch)));
   }

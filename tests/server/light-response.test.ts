@@ -21,7 +21,17 @@ const inputs: [string, ...Init][] = [
   ['bytes', new Uint8Array([104, 105])],
   ['an ArrayBuffer', new Uint8Array([111, 107]).buffer],
   ['status and object headers', 'made', { status: 201, headers: { 'X-A': '1', 'content-type': 'text/x-made' } }],
-  ['header pairs, repeated', 'pairs', { headers: [['set-cookie', 'a=1'], ['set-cookie', 'b=2'], ['x-b', 'two']] }],
+  [
+    'header pairs, repeated',
+    'pairs',
+    {
+      headers: [
+        ['set-cookie', 'a=1'],
+        ['set-cookie', 'b=2'],
+        ['x-b', 'two'],
+      ],
+    },
+  ],
   ['a Headers object', 'h', { headers: new Headers({ 'x-h': '1' }) }],
   ['a status text', 'st', { status: 418, statusText: 'teapot' }],
   ['a value to trim', 'trim', { headers: { 'x-pad': ' padded ' } }],
@@ -36,7 +46,10 @@ const inputs: [string, ...Init][] = [
 describe('LightResponse', () => {
   it.each(inputs)('with %s reads like Response', async (_, body, init) => {
     // Streams are read once: give each constructor its own.
-    const again = body instanceof ReadableStream ? new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('streamed')), c.close()) }) : body;
+    const again =
+      body instanceof ReadableStream
+        ? new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('streamed')), c.close()) })
+        : body;
     expect(await observe(new LightResponse(body, init))).toEqual(await observe(new Response(again, init)));
   });
 
@@ -44,13 +57,22 @@ describe('LightResponse', () => {
     expect(lightPartsOf(new LightResponse('x', { status: 202, headers: { a: 'b' } }))).toEqual({
       status: 202,
       statusText: '',
-      headers: [['a', 'b'], ['content-type', 'text/plain;charset=UTF-8']],
+      headers: [
+        ['a', 'b'],
+        ['content-type', 'text/plain;charset=UTF-8'],
+      ],
       body: 'x',
     });
     expect(lightPartsOf(new LightResponse())?.body).toBeNull();
     const blob = new Blob(['x'], { type: 'text/x' });
     expect(lightPartsOf(new LightResponse(blob))).toMatchObject({ body: blob, headers: [['content-type', 'text/x']] });
-    expect(lightPartsOf(new LightResponse('x', { headers: new Headers({ 'x-h': '1' }), statusText: 'Fine' }))).toMatchObject({ statusText: 'Fine', headers: [['x-h', '1'], ['content-type', 'text/plain;charset=UTF-8']] });
+    expect(lightPartsOf(new LightResponse('x', { headers: new Headers({ 'x-h': '1' }), statusText: 'Fine' }))).toMatchObject({
+      statusText: 'Fine',
+      headers: [
+        ['x-h', '1'],
+        ['content-type', 'text/plain;charset=UTF-8'],
+      ],
+    });
     expect(lightPartsOf(new LightResponse(new URLSearchParams('a=1')))?.body).toBe('a=1');
     // What only a real Response can take: a foreign stream, FormData.
     expect(lightPartsOf(new LightResponse(new ReadableStream()))).toBeUndefined();
@@ -87,7 +109,11 @@ describe('LightResponse', () => {
     const parts = lightPartsOf(second)!;
     expect(parts.body).toBe('wrapped');
     expect([parts.status, parts.statusText]).toEqual([201, 'Made']);
-    expect([...parts.headers]).toEqual([['content-type', 'text/plain;charset=UTF-8'], ['x-a', '1'], ['x-b', '2']]);
+    expect([...parts.headers]).toEqual([
+      ['content-type', 'text/plain;charset=UTF-8'],
+      ['x-a', '1'],
+      ['x-b', '2'],
+    ]);
     // The first one's body went to the second, as with a real Response.
     expect(first.bodyUsed).toBe(true);
     expect(first.body!.locked).toBe(true);
@@ -110,7 +136,10 @@ describe('LightResponse', () => {
 
   it('hands formData() and other rare members to a real Response', async () => {
     const light = new LightResponse(new URLSearchParams('a=1&b=2'));
-    expect([...(await light.formData())]).toEqual([['a', '1'], ['b', '2']]);
+    expect([...(await light.formData())]).toEqual([
+      ['a', '1'],
+      ['b', '2'],
+    ]);
     expect(lightPartsOf(light)).toBeUndefined();
   });
 
@@ -151,7 +180,11 @@ describe('LightResponse', () => {
   });
 
   it('makes JSON like Response.json', async () => {
-    const inits: (ResponseInit | undefined)[] = [undefined, { status: 201, headers: { 'x-j': '1' } }, { headers: { 'content-type': 'application/vnd.x+json' } }];
+    const inits: (ResponseInit | undefined)[] = [
+      undefined,
+      { status: 201, headers: { 'x-j': '1' } },
+      { headers: { 'content-type': 'application/vnd.x+json' } },
+    ];
     for (const init of inits) {
       expect(await observe(LightResponse.json({ a: [1, 'b'] }, init))).toEqual(await observe(Response.json({ a: [1, 'b'] }, init)));
     }

@@ -3,7 +3,20 @@ import { execFile, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { Agent, fetch } from 'undici';
 import { describe, expect, it } from 'vitest';
+import net from 'node:net';
 import { serve } from '../../src/server/node.js';
+
+function rawRequest(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(text));
+    let out = '';
+    socket
+      .setEncoding('latin1')
+      .on('data', (d: string) => (out += d))
+      .on('end', () => resolve(out))
+      .on('error', reject);
+  });
+}
 
 describe('node: cluster workers', () => {
   it('serves from several processes on one port, and close() stops them all', async () => {
@@ -62,10 +75,58 @@ describe('node: routes', () => {
       expect(wrong.headers.get('allow')).toBe('GET, HEAD');
       const head = await fetch(`${server.url}/users/7`, { method: 'HEAD' });
       expect(head.status).toBe(200);
+      // Routing sees the path a URL parser gives (dot segments removed), not the raw target.
+      const dotted = await rawRequest(server.port, 'GET /nope/../users/%7E9?q=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      expect(dotted).toMatch(/^HTTP\/1\.1 200 /);
+      expect(dotted).toContain('{"id":"~9"}');
       expect((await fetch(`${withFallback.url}/nope`)).status).toBe(418);
     } finally {
       await server.close();
       await withFallback.close();
     }
+  });
+});
+
+describe('node: logError', () => {
+  it('gets what no response can carry, and the library logs nothing itself', async () => {
+    const logged: unknown[] = [];
+    const original = console.error;
+    const consoleCalls: unknown[] = [];
+    console.error = (...args: unknown[]) => void consoleCalls.push(args);
+    const server = serve({
+      logError: (error) => void logged.push(error),
+      fetch: (request) => {
+        if (request.url.endsWith('/throw')) throw new Error('handler failed');
+        // A body that breaks after its head went out.
+        let sent = false;
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (!sent) {
+              sent = true;
+              return controller.enqueue(new Uint8Array(10));
+            }
+            controller.error(new Error('body failed'));
+          },
+        });
+        return new Response(body);
+      },
+    });
+    await server.ready;
+    try {
+      const thrown = await fetch(`${server.url}/throw`);
+      expect(thrown.status).toBe(500);
+      await thrown.text();
+      await expect(fetch(`${server.url}/broken`).then((r) => r.arrayBuffer())).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(logged.map((e) => (e as Error).message)).toEqual(['handler failed', expect.stringMatching(/body/)]);
+      expect(consoleCalls).toEqual([]);
+    } finally {
+      console.error = original;
+      await server.close();
+    }
+  });
+
+  it('is checked like the other options', () => {
+    expect(() => serve({ fetch: () => new Response(''), logError: 'x' as never })).toThrow(/logError must be a function/);
   });
 });

@@ -15,22 +15,99 @@ const ok = () => new Response('ok');
 export const optionCases: OptionCase[] = [
   { what: 'no options at all', options: () => undefined, error: 'TypeError', code: 'ERR_INVALID_OPTION', option: 'options' },
   { what: 'no handler', options: () => ({}), error: 'TypeError', code: 'ERR_INVALID_OPTION', option: 'fetch' },
-  { what: 'fetch not a function', options: () => ({ fetch: 'index.html' }), error: 'TypeError', code: 'ERR_INVALID_OPTION', option: 'fetch' },
-  { what: 'a route handler not a function', options: () => ({ routes: { 'GET /': 'hello' } }), error: 'TypeError', code: 'ERR_INVALID_OPTION', option: 'routes["GET /"]' },
-  { what: 'a port that is a string', options: () => ({ fetch: ok, port: 'abc' }), error: 'TypeError', code: 'ERR_INVALID_OPTION', option: 'port' },
-  { what: 'a negative port', options: () => ({ fetch: ok, port: -1 }), error: 'RangeError', code: 'ERR_OPTION_OUT_OF_RANGE', option: 'port' },
-  { what: 'a port over 65535', options: () => ({ fetch: ok, port: 70_000 }), error: 'RangeError', code: 'ERR_OPTION_OUT_OF_RANGE', option: 'port' },
-  { what: 'a typo in an option name', options: () => ({ fetch: ok, prot: 8080 }), error: 'TypeError', code: 'ERR_INVALID_OPTION', option: 'prot' },
-  { what: 'a negative timeout', options: () => ({ fetch: ok, headersTimeout: -1 }), error: 'RangeError', code: 'ERR_OPTION_OUT_OF_RANGE', option: 'headersTimeout' },
-  { what: 'a timeout that is a string', options: () => ({ fetch: ok, keepAliveTimeout: '5s' }), error: 'TypeError', code: 'ERR_INVALID_OPTION', option: 'keepAliveTimeout' },
-  { what: 'too many headers allowed', options: () => ({ fetch: ok, maxHeaders: 5000 }), error: 'RangeError', code: 'ERR_OPTION_OUT_OF_RANGE', option: 'maxHeaders' },
-  { what: 'a bad HTTP/2 limit', options: () => ({ fetch: ok, http2: { maxConcurrentStreams: -5 } }), error: 'RangeError', code: 'ERR_OPTION_OUT_OF_RANGE', option: 'http2.maxConcurrentStreams' },
-  { what: 'tls without a key', options: () => ({ fetch: ok, tls: { cert: 'x' } }), error: 'TypeError', code: 'ERR_INVALID_OPTION', option: 'tls' },
-  { what: 'onError not a function', options: () => ({ fetch: ok, onError: true }), error: 'TypeError', code: 'ERR_INVALID_OPTION', option: 'onError' },
+  {
+    what: 'fetch not a function',
+    options: () => ({ fetch: 'index.html' }),
+    error: 'TypeError',
+    code: 'ERR_INVALID_OPTION',
+    option: 'fetch',
+  },
+  {
+    what: 'a route handler not a function',
+    options: () => ({ routes: { 'GET /': 'hello' } }),
+    error: 'TypeError',
+    code: 'ERR_INVALID_OPTION',
+    option: 'routes["GET /"]',
+  },
+  {
+    what: 'a port that is a string',
+    options: () => ({ fetch: ok, port: 'abc' }),
+    error: 'TypeError',
+    code: 'ERR_INVALID_OPTION',
+    option: 'port',
+  },
+  {
+    what: 'a negative port',
+    options: () => ({ fetch: ok, port: -1 }),
+    error: 'RangeError',
+    code: 'ERR_OPTION_OUT_OF_RANGE',
+    option: 'port',
+  },
+  {
+    what: 'a port over 65535',
+    options: () => ({ fetch: ok, port: 70_000 }),
+    error: 'RangeError',
+    code: 'ERR_OPTION_OUT_OF_RANGE',
+    option: 'port',
+  },
+  {
+    what: 'a typo in an option name',
+    options: () => ({ fetch: ok, prot: 8080 }),
+    error: 'TypeError',
+    code: 'ERR_INVALID_OPTION',
+    option: 'prot',
+  },
+  {
+    what: 'a negative timeout',
+    options: () => ({ fetch: ok, headersTimeout: -1 }),
+    error: 'RangeError',
+    code: 'ERR_OPTION_OUT_OF_RANGE',
+    option: 'headersTimeout',
+  },
+  {
+    what: 'a timeout that is a string',
+    options: () => ({ fetch: ok, keepAliveTimeout: '5s' }),
+    error: 'TypeError',
+    code: 'ERR_INVALID_OPTION',
+    option: 'keepAliveTimeout',
+  },
+  {
+    what: 'too many headers allowed',
+    options: () => ({ fetch: ok, maxHeaders: 5000 }),
+    error: 'RangeError',
+    code: 'ERR_OPTION_OUT_OF_RANGE',
+    option: 'maxHeaders',
+  },
+  {
+    what: 'a bad HTTP/2 limit',
+    options: () => ({ fetch: ok, http2: { maxConcurrentStreams: -5 } }),
+    error: 'RangeError',
+    code: 'ERR_OPTION_OUT_OF_RANGE',
+    option: 'http2.maxConcurrentStreams',
+  },
+  {
+    what: 'tls without a key',
+    options: () => ({ fetch: ok, tls: { cert: 'x' } }),
+    error: 'TypeError',
+    code: 'ERR_INVALID_OPTION',
+    option: 'tls',
+  },
+  {
+    what: 'onError not a function',
+    options: () => ({ fetch: ok, onError: true }),
+    error: 'TypeError',
+    code: 'ERR_INVALID_OPTION',
+    option: 'onError',
+  },
 ];
 
 /** What a thrown error says about itself, comparable across runtimes. */
 export function describeError(error: unknown): { error: string; code: string; option: string; message: string } {
   const e = error as { code?: string; option?: string; message?: string };
-  return { error: error instanceof TypeError ? 'TypeError' : error instanceof RangeError ? 'RangeError' : 'other', code: e.code ?? '', option: e.option ?? '', message: e.message ?? '' };
+  return {
+    error: error instanceof TypeError ? 'TypeError' : error instanceof RangeError ? 'RangeError' : 'other',
+    code: e.code ?? '',
+    option: e.option ?? '',
+    message: e.message ?? '',
+  };
 }

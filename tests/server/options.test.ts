@@ -11,7 +11,11 @@ const denoCli = createRequire(import.meta.url).resolve('deno/bin.cjs');
 describe('serve() options', () => {
   const deno = (): { what: string; error: string; code: string; option: string; message: string }[] => {
     const script = new URL('./deno-options.ts', import.meta.url).pathname;
-    const out = execFileSync(process.execPath, [denoCli, 'run', '--quiet', '--allow-net', '--allow-read', '--allow-env', '--no-lock', '--sloppy-imports', script], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const out = execFileSync(
+      process.execPath,
+      [denoCli, 'run', '--quiet', '--allow-net', '--allow-read', '--allow-env', '--no-lock', '--sloppy-imports', script],
+      { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
+    );
     return JSON.parse(out) as ReturnType<typeof deno>;
   };
 
@@ -34,7 +38,9 @@ describe('serve() options', () => {
   });
 
   it('says what to do: the option, the value, and the name meant for a typo', () => {
-    expect(() => serve({ fetch: () => new Response(), prot: 8080 } as never)).toThrow('serve() has no option "prot" (did you mean "port"?)');
+    expect(() => serve({ fetch: () => new Response(), prot: 8080 } as never)).toThrow(
+      'serve() has no option "prot" (did you mean "port"?)',
+    );
     expect(() => serve({ fetch: () => new Response(), port: 'abc' as never })).toThrow('port must be a number, got "abc"');
     expect(() => serve({ fetch: () => new Response(), workers: 0 })).toThrow(RangeError);
   });

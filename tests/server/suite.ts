@@ -33,7 +33,6 @@ export interface Launched {
 
 export type Launcher = (options: TestServerOptions) => Promise<Launched>;
 
-
 const get = (port: number, path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${extra}\r\n`;
 
 /** A server for the tests in this describe block. */
@@ -45,7 +44,13 @@ export function useServer(launch: Launcher, options: TestServerOptions = {}) {
 }
 
 export async function stats(url: string) {
-  return (await (await fetch(`${url}/stats`)).json()) as { calls: number; errors: string[]; aborted: number; bodyBytes: number; bigCalls: number };
+  return (await (await fetch(`${url}/stats`)).json()) as {
+    calls: number;
+    errors: string[];
+    aborted: number;
+    bodyBytes: number;
+    bigCalls: number;
+  };
 }
 
 export function serverSuite(name: string, launch: Launcher): void {
@@ -63,7 +68,10 @@ export function serverSuite(name: string, launch: Launcher): void {
     it('passes a Request that is a real Request, with URL, headers and remote address', async () => {
       const res = await fetch(`${server.url}/info?x=1`);
       expect(await res.json()).toEqual({ remoteAddress: '127.0.0.1', url: `${server.url}/info?x=1`, instance: true });
-      const headers = (await (await fetch(`${server.url}/headers`, { headers: { 'X-Custom': 'a b', Cookie: 'c=1' } })).json()) as Record<string, string>;
+      const headers = (await (await fetch(`${server.url}/headers`, { headers: { 'X-Custom': 'a b', Cookie: 'c=1' } })).json()) as Record<
+        string,
+        string
+      >;
       expect(headers['x-custom']).toBe('a b');
       expect(headers.cookie).toBe('c=1');
     });
@@ -71,7 +79,11 @@ export function serverSuite(name: string, launch: Launcher): void {
     it('runs a hono app unchanged: params, query, JSON in and out', async () => {
       const res = await fetch(`${server.url}/hono/users/42?q=z`);
       expect(await res.json()).toEqual({ id: '42', q: 'z' });
-      const post = await fetch(`${server.url}/hono/json`, { method: 'POST', body: JSON.stringify({ a: [1, 2] }), headers: { 'content-type': 'application/json' } });
+      const post = await fetch(`${server.url}/hono/json`, {
+        method: 'POST',
+        body: JSON.stringify({ a: [1, 2] }),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(post.status).toBe(201);
       expect(await post.json()).toEqual({ got: { a: [1, 2] } });
     });
@@ -95,10 +107,18 @@ export function serverSuite(name: string, launch: Launcher): void {
 
     it('writes a LightResponse as the Response it stands for', async () => {
       const light = await fetch(`${server.url}/light`);
-      expect([light.status, light.headers.get('x-light'), light.headers.get('content-type')]).toEqual([201, 'yes', 'text/plain;charset=UTF-8']);
+      expect([light.status, light.headers.get('x-light'), light.headers.get('content-type')]).toEqual([
+        201,
+        'yes',
+        'text/plain;charset=UTF-8',
+      ]);
       expect(await light.text()).toBe('light ✓');
       const bytes = await fetch(`${server.url}/light-bytes`);
-      expect([bytes.headers.get('x-light'), bytes.headers.get('content-length'), bytes.headers.get('content-type')]).toEqual(['bytes', '3', null]);
+      expect([bytes.headers.get('x-light'), bytes.headers.get('content-length'), bytes.headers.get('content-type')]).toEqual([
+        'bytes',
+        '3',
+        null,
+      ]);
       expect([...new Uint8Array(await bytes.arrayBuffer())]).toEqual([1, 2, 3]);
       const json = await fetch(`${server.url}/light-json`);
       expect(json.headers.get('content-type')).toBe('application/json');
@@ -132,7 +152,11 @@ export function serverSuite(name: string, launch: Launcher): void {
     it('reads request bodies of every framing: length, chunked, streamed by the client', async () => {
       const body = 'x'.repeat(100_000);
       expect(await (await fetch(`${server.url}/echo`, { method: 'POST', body })).text()).toBe(body);
-      const chunked = await raw(server.port, ['POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n', '3\r\nabc\r\n', '2;ext=1\r\nde\r\n0\r\nX-T: 1\r\n\r\n'], { gap: 20, responses: 1 });
+      const chunked = await raw(
+        server.port,
+        ['POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n', '3\r\nabc\r\n', '2;ext=1\r\nde\r\n0\r\nX-T: 1\r\n\r\n'],
+        { gap: 20, responses: 1 },
+      );
       expect(chunked.text).toMatch(/\r\n\r\nabcde$/);
       const streamed = await fetch(`${server.url}/count-body`, {
         method: 'POST',
@@ -156,7 +180,11 @@ export function serverSuite(name: string, launch: Launcher): void {
       }
       await agent.close();
       // One connection served all five: the server saw the same client port.
-      const before = await raw(server.port, [get(server.port, '/slow?ms=60') + get(server.port, '/path?a') + get(server.port, '/slow?ms=5') + get(server.port, '/path?b')], { responses: 4 });
+      const before = await raw(
+        server.port,
+        [get(server.port, '/slow?ms=60') + get(server.port, '/path?a') + get(server.port, '/slow?ms=5') + get(server.port, '/path?b')],
+        { responses: 4 },
+      );
       expect(statuses(before.text)).toEqual([200, 200, 200, 200]);
       expect([...before.text.matchAll(/\r\n\r\n([^H]*)/g)].map((m) => m[1])).toEqual(['slept 60', 'GET /path?a', 'slept 5', 'GET /path?b']);
       const many = Array.from({ length: 16 }, (_, i) => get(server.port, `/path?${i}`)).join('');
@@ -195,7 +223,11 @@ export function serverSuite(name: string, launch: Launcher): void {
 
     it('answered before its body was read: drains a small rest and goes on, closes behind a large one', async () => {
       // 10 KB unread: read and dropped, and the next request on the connection is served.
-      const small = await raw(server.port, [`POST /no-read HTTP/1.1\r\nHost: a\r\nContent-Length: 10000\r\n\r\n${'x'.repeat(10_000)}` + get(server.port, '/hello')], { responses: 2 });
+      const small = await raw(
+        server.port,
+        [`POST /no-read HTTP/1.1\r\nHost: a\r\nContent-Length: 10000\r\n\r\n${'x'.repeat(10_000)}` + get(server.port, '/hello')],
+        { responses: 2 },
+      );
       expect(statuses(small.text)).toEqual([200, 200]);
       expect(small.text.split('\r\n\r\n')[0]).not.toMatch(/connection: close/i);
       // 10 MB announced, little sent: the answer says close, and the connection closes.
@@ -204,20 +236,26 @@ export function serverSuite(name: string, launch: Launcher): void {
       expect(large.text).toMatch(/connection: close/i);
       expect(large.closed).toBe(true);
       // A chunked body of unknown length: the same.
-      const chunked = await raw(server.port, ['POST /no-read HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nxxxx\r\n'], { wait: 3000 });
+      const chunked = await raw(server.port, ['POST /no-read HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nxxxx\r\n'], {
+        wait: 3000,
+      });
       expect(statuses(chunked.text)).toEqual([200]);
       expect(chunked.text).toMatch(/connection: close/i);
       expect(chunked.closed).toBe(true);
     });
 
     it('answers HEAD with the GET headers and no body', async () => {
-      const { text } = await raw(server.port, [get(server.port, '/hello').replace('GET', 'HEAD') + get(server.port, '/path')], { responses: 2 });
+      const { text } = await raw(server.port, [get(server.port, '/hello').replace('GET', 'HEAD') + get(server.port, '/path')], {
+        responses: 2,
+      });
       const [headHead, rest] = text.split('\r\n\r\n');
       expect(headHead).toMatch(/content-length: 12/i);
       expect(rest.startsWith('HTTP/1.1 200 OK')).toBe(true);
       expect(text).toMatch(/GET \/path$/);
       // A stream's HEAD says chunked, like its GET, and the connection goes on.
-      const stream = await raw(server.port, [get(server.port, '/stream').replace('GET', 'HEAD') + get(server.port, '/path')], { responses: 2 });
+      const stream = await raw(server.port, [get(server.port, '/stream').replace('GET', 'HEAD') + get(server.port, '/path')], {
+        responses: 2,
+      });
       expect(stream.text.split('\r\n\r\n')[0]).toMatch(/transfer-encoding: chunked/i);
       expect(statuses(stream.text)).toEqual([200, 200]);
       expect(stream.text).toMatch(/\r\n\r\nHTTP\/1\.1 200 OK\r\n[^]*GET \/path$/);
@@ -227,9 +265,16 @@ export function serverSuite(name: string, launch: Launcher): void {
     });
 
     it('sends 100 Continue only when the handler reads the body', async () => {
-      const reads = await raw(server.port, ['POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n'], { responses: 0, wait: 300 });
+      const reads = await raw(server.port, ['POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n'], {
+        responses: 0,
+        wait: 300,
+      });
       expect(reads.text).toBe('HTTP/1.1 100 Continue\r\n\r\n');
-      const full = await raw(server.port, ['POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n', 'hello'], { gap: 100, responses: 1 });
+      const full = await raw(
+        server.port,
+        ['POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n', 'hello'],
+        { gap: 100, responses: 1 },
+      );
       expect(full.text).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nhello$/);
       const noRead = await raw(server.port, ['POST /no-read HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n']);
       expect(noRead.text).not.toMatch(/100 Continue/);
@@ -270,7 +315,11 @@ export function serverSuite(name: string, launch: Launcher): void {
     });
 
     it('answers a throwing or rejecting handler with 500 and keeps serving', async () => {
-      const { text, closed } = await raw(server.port, [get(server.port, '/throw') + get(server.port, '/reject') + get(server.port, '/not-a-response') + get(server.port, '/hello')], { responses: 4 });
+      const { text, closed } = await raw(
+        server.port,
+        [get(server.port, '/throw') + get(server.port, '/reject') + get(server.port, '/not-a-response') + get(server.port, '/hello')],
+        { responses: 4 },
+      );
       expect(statuses(text)).toEqual([500, 500, 500, 200]);
       expect(closed).toBe(false);
       expect((await stats(server.url)).errors).toEqual(expect.arrayContaining(['handler threw', 'handler rejected']));
@@ -326,7 +375,9 @@ export function serverSuite(name: string, launch: Launcher): void {
     const server = useServer(launch);
 
     it('answers HEAD with the Content-Length the handler gave, and no body (RFC 9110 §9.3.2)', async () => {
-      const { text } = await raw(server.port, [get(server.port, '/head-length').replace('GET', 'HEAD') + get(server.port, '/hello')], { responses: 2 });
+      const { text } = await raw(server.port, [get(server.port, '/head-length').replace('GET', 'HEAD') + get(server.port, '/hello')], {
+        responses: 2,
+      });
       expect(text.split('\r\n\r\n')[0]).toMatch(/content-length: 17\r\n/i);
       expect(statuses(text)).toEqual([200, 200]);
       expect(text).toMatch(/Hello World!$/);
@@ -372,7 +423,7 @@ export function serverSuite(name: string, launch: Launcher): void {
       for (const [target, url] of [
         ['/a/b/../../info?x=1', 'http://localhost/info?x=1'],
         ['/a/%2e%2E/info', 'http://localhost/info'],
-        ['/info?q=\'a\'', 'http://localhost/info?q=%27a%27'],
+        ["/info?q='a'", 'http://localhost/info?q=%27a%27'],
       ]) {
         const { text } = await raw(server.port, [get(server.port, target)], { responses: 1 });
         const seen = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).url as string;
@@ -380,7 +431,11 @@ export function serverSuite(name: string, launch: Launcher): void {
         expect(new URL(seen).href).toBe(seen);
       }
       // The host as a URL parser writes it: lowercase, no default port.
-      const { text } = await raw(server.port, [`GET /info HTTP/1.1\r\nHost: EXAMPLE.com:${server.url.startsWith('https') ? 443 : 80}\r\n\r\n`], { responses: 1 });
+      const { text } = await raw(
+        server.port,
+        [`GET /info HTTP/1.1\r\nHost: EXAMPLE.com:${server.url.startsWith('https') ? 443 : 80}\r\n\r\n`],
+        { responses: 1 },
+      );
       expect(text).toMatch(/"url":"https?:\/\/example\.com\/info"/);
     });
   });
@@ -398,9 +453,17 @@ export function serverSuite(name: string, launch: Launcher): void {
       ['a bad IPv6 Host', 'GET / HTTP/1.1\r\nHost: [zz]\r\n\r\n', 400],
       ['an absolute-form target no URL parser takes', 'GET http:?/x HTTP/1.1\r\nHost: a\r\n\r\n', 400],
       ['an absolute-form target of another scheme', 'GET ftp://a/x HTTP/1.1\r\nHost: a\r\n\r\n', 400],
-      ['Content-Length and Transfer-Encoding', 'POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n', 400],
+      [
+        'Content-Length and Transfer-Encoding',
+        'POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n',
+        400,
+      ],
       ['a body over the limit (Content-Length)', 'POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 1001\r\n\r\n', 413],
-      ['a chunked body over the limit', `POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3e9\r\n${'x'.repeat(1001)}\r\n0\r\n\r\n`, 413],
+      [
+        'a chunked body over the limit',
+        `POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3e9\r\n${'x'.repeat(1001)}\r\n0\r\n\r\n`,
+        413,
+      ],
       ['a URI over the limit', `GET /${'a'.repeat(300)} HTTP/1.1\r\nHost: a\r\n\r\n`, 414],
       ['headers over the limit', `GET / HTTP/1.1\r\nHost: a\r\nX: ${'a'.repeat(3000)}\r\n\r\n`, 431],
       ['an unknown transfer coding', 'POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n', 501],
@@ -439,14 +502,18 @@ export function serverSuite(name: string, launch: Launcher): void {
 
     it('rejects a chunk size followed by whitespace without an extension (RFC 9112 §7.1.1)', async () => {
       for (const line of ['5 \r\n', '5\t\r\n']) {
-        const { text, closed } = await raw(server.port, [`POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n${line}hello\r\n0\r\n\r\n`]);
+        const { text, closed } = await raw(server.port, [
+          `POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n${line}hello\r\n0\r\n\r\n`,
+        ]);
         expect(statuses(text)).toEqual([400]);
         expect(closed).toBe(true);
       }
     });
 
     it('answers a body cut short by the client closing its side with 400, not 500', async () => {
-      const socket = net.connect(server.port, '127.0.0.1', () => socket.end('POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nabc'));
+      const socket = net.connect(server.port, '127.0.0.1', () =>
+        socket.end('POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nabc'),
+      );
       let text = '';
       socket.setEncoding('latin1').on('data', (data: string) => (text += data));
       await new Promise((resolve) => socket.once('close', resolve));
@@ -456,13 +523,19 @@ export function serverSuite(name: string, launch: Launcher): void {
 
     it('the same, fed one byte at a time', async () => {
       const input = `GET / HTTP/1.1\r\nHost: a\r\nX: ${'a'.repeat(3000)}\r\n\r\n`;
-      const { text, closed } = await raw(server.port, [...input.slice(0, 2300)].map((c) => c), { wait: 1000 });
+      const { text, closed } = await raw(
+        server.port,
+        [...input.slice(0, 2300)].map((c) => c),
+        { wait: 1000 },
+      );
       expect(statuses(text)).toEqual([431]);
       expect(closed).toBe(true);
     });
 
     it('answers the requests before a bad one, then the bad one, then closes', async () => {
-      const { text, closed } = await raw(server.port, [get(server.port, '/slow?ms=50') + get(server.port, '/hello') + 'GARBAGE\r\n\r\n' + get(server.port, '/hello')]);
+      const { text, closed } = await raw(server.port, [
+        get(server.port, '/slow?ms=50') + get(server.port, '/hello') + 'GARBAGE\r\n\r\n' + get(server.port, '/hello'),
+      ]);
       expect(statuses(text)).toEqual([200, 200, 400]);
       expect(closed).toBe(true);
     });
@@ -475,10 +548,19 @@ export function serverSuite(name: string, launch: Launcher): void {
   });
 
   describe(`${name}: timeouts and limits`, () => {
-    const server = useServer(launch, { headersTimeout: 300, requestTimeout: 600, keepAliveTimeout: 300, maxRequestsPerConnection: 3, maxConnections: 4 });
+    const server = useServer(launch, {
+      headersTimeout: 300,
+      requestTimeout: 600,
+      keepAliveTimeout: 300,
+      maxRequestsPerConnection: 3,
+      maxConnections: 4,
+    });
 
     it('cuts a client that sends its head too slowly (slowloris) with 408', async () => {
-      const { text, closed, elapsed } = await raw(server.port, ['GET / HTTP/1.1\r\n', 'Host: a\r\n', 'X-A: 1\r\n', 'X-B: 1\r\n'], { gap: 150, wait: 3000 });
+      const { text, closed, elapsed } = await raw(server.port, ['GET / HTTP/1.1\r\n', 'Host: a\r\n', 'X-A: 1\r\n', 'X-B: 1\r\n'], {
+        gap: 150,
+        wait: 3000,
+      });
       expect(statuses(text)).toEqual([408]);
       expect(closed).toBe(true);
       expect(elapsed).toBeLessThan(2000);
@@ -590,7 +672,13 @@ export function serverSuite(name: string, launch: Launcher): void {
     });
 
     it('serves curl over TLS', async () => {
-      const out = await curl(['--cacert', new URL('./fixtures/cert.pem', import.meta.url).pathname, '--resolve', `localhost:${server.port}:127.0.0.1`, `https://localhost:${server.port}/hello`]);
+      const out = await curl([
+        '--cacert',
+        new URL('./fixtures/cert.pem', import.meta.url).pathname,
+        '--resolve',
+        `localhost:${server.port}:127.0.0.1`,
+        `https://localhost:${server.port}/hello`,
+      ]);
       expect(out.stdout).toBe('Hello World!');
     });
   });

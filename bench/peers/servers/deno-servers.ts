@@ -3,7 +3,10 @@ import { fetchAppSync } from './app.js';
 
 interface DenoServe {
   args: string[];
-  serve(options: { port: number; hostname: string; onListen: () => void }, handler: (request: Request) => Response | Promise<Response>): unknown;
+  serve(
+    options: { port: number; hostname: string; onListen: () => void },
+    handler: (request: Request) => Response | Promise<Response>,
+  ): unknown;
 }
 const Deno = (globalThis as unknown as { Deno: DenoServe }).Deno;
 const [name, portText] = Deno.args;

@@ -73,7 +73,10 @@ export function CompareChart({ title, impls, runs }: { title: string; impls: str
         <button type="button" aria-pressed={mode === 'box'} onClick={() => setMode('box')}>
           samples (box plot)
         </button>
-        <button type="button" onClick={() => chart.current && download(`${title.replace(/[^\w.-]+/g, '_')}.png`, chart.current.toBase64Image())}>
+        <button
+          type="button"
+          onClick={() => chart.current && download(`${title.replace(/[^\w.-]+/g, '_')}.png`, chart.current.toBase64Image())}
+        >
           PNG
         </button>
       </div>

@@ -13,7 +13,10 @@ export function TrendChart({ points }: { points: TrendPoint[] }) {
     if (!canvas.current) return;
     const chart = new Chart(canvas.current, {
       type: 'line',
-      data: { labels: points.map((p) => p.label), datasets: [{ label: 'geometric mean of ratios to the baseline', data: points.map((p) => p.value), borderColor: '#1f6feb' }] },
+      data: {
+        labels: points.map((p) => p.label),
+        datasets: [{ label: 'geometric mean of ratios to the baseline', data: points.map((p) => p.value), borderColor: '#1f6feb' }],
+      },
       options: { animation: false, scales: { y: { title: { display: true, text: '× baseline (lower is faster)' } } } },
     });
     return () => chart.destroy();

@@ -39,5 +39,7 @@ async function run({ suites, quick, filter }: RunRequest): Promise<void> {
 }
 
 onmessage = (event: MessageEvent<RunRequest>) => {
-  run(event.data).catch((error: unknown) => post({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }));
+  run(event.data).catch((error: unknown) =>
+    post({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+  );
 };

@@ -20,12 +20,15 @@ export function factorColour(factor: number): string {
   return `hsl(${hue.toFixed(0)} 70% 88%)`;
 }
 
-
 function CellView({ cell, best }: { cell: Cell | null; best: number }) {
   if (!cell) return <td className="num muted">—</td>;
   const factor = cell.median / best;
   return (
-    <td className="num cell" style={{ background: factorColour(factor) }} title={`95% CI ${formatNs(cell.ciLow)}–${formatNs(cell.ciHigh)}, ${cell.samples} samples${cell.p === null ? '' : `, p = ${cell.p.toPrecision(2)}`}`}>
+    <td
+      className="num cell"
+      style={{ background: factorColour(factor) }}
+      title={`95% CI ${formatNs(cell.ciLow)}–${formatNs(cell.ciHigh)}, ${cell.samples} samples${cell.p === null ? '' : `, p = ${cell.p.toPrecision(2)}`}`}
+    >
       <div>{formatNs(cell.median)}</div>
       <div className="small">
         ×{cell.ratio.toFixed(2)} <span className={`verdict ${cell.verdict}`}>{MARKS[cell.verdict]}</span>

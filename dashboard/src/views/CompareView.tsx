@@ -31,7 +31,17 @@ function groupsOf(files: ResultFile[], labels: string[]) {
   return [...groups];
 }
 
-export function CompareView({ list, selection, onSelect, onUploaded }: { list: ResultSummary[]; selection: Selection; onSelect: (s: Selection) => void; onUploaded: (names: string[]) => void }) {
+export function CompareView({
+  list,
+  selection,
+  onSelect,
+  onUploaded,
+}: {
+  list: ResultSummary[];
+  selection: Selection;
+  onSelect: (s: Selection) => void;
+  onUploaded: (names: string[]) => void;
+}) {
   const [files, setFiles] = useState<Map<string, ResultFile>>(new Map());
   const [error, setError] = useState<string | null>(null);
 
@@ -43,10 +53,22 @@ export function CompareView({ list, selection, onSelect, onUploaded }: { list: R
       .catch((e: unknown) => setError(String(e)));
   }, [selection.runs, files]);
 
-  const chosen = useMemo(() => selection.runs.map((name) => files.get(name)).filter((f): f is ResultFile => f !== undefined), [selection.runs, files]);
+  const chosen = useMemo(
+    () => selection.runs.map((name) => files.get(name)).filter((f): f is ResultFile => f !== undefined),
+    [selection.runs, files],
+  );
   const ready = selection.runs.length >= 2 && chosen.length === selection.runs.length;
   const labels = useMemo(() => chosen.map(runLabel), [chosen]);
-  const comparison = useMemo(() => (ready ? compareRuns(chosen.map((file, i) => ({ label: labels[i], file })), { baseline: selection.base }) : null), [ready, chosen, labels, selection.base]);
+  const comparison = useMemo(
+    () =>
+      ready
+        ? compareRuns(
+            chosen.map((file, i) => ({ label: labels[i], file })),
+            { baseline: selection.base },
+          )
+        : null,
+    [ready, chosen, labels, selection.base],
+  );
   const groups = useMemo(() => (ready ? groupsOf(chosen, labels) : []), [ready, chosen, labels]);
   const unknown = selection.runs.filter((name) => !list.some((r) => r.name === name));
   const oneMachine = ready && chosen.length >= 3 && chosen.every((f) => sameMachine(f.fingerprint, chosen[0].fingerprint));
@@ -66,19 +88,26 @@ export function CompareView({ list, selection, onSelect, onUploaded }: { list: R
         {unknown.length > 0 && <p role="alert">This link names results the server does not have: {unknown.join(', ')}</p>}
         {selection.runs.length < 2 && list.length > 0 && <p className="muted">Tick two or more runs to compare them.</p>}
       </section>
-      {error && <div className="card" role="alert">Could not load a result: {error}</div>}
+      {error && (
+        <div className="card" role="alert">
+          Could not load a result: {error}
+        </div>
+      )}
       {selection.runs.length >= 2 && !ready && !error && unknown.length === 0 && <div className="card empty">Loading results…</div>}
       {comparison && (
         <section className="card">
           <div className="toolbar">
             <h2>Comparison</h2>
-            <button type="button" onClick={() => download('comparison.csv', new Blob([toCsv(comparisonRows(comparison))], { type: 'text/csv' }))}>
+            <button
+              type="button"
+              onClick={() => download('comparison.csv', new Blob([toCsv(comparisonRows(comparison))], { type: 'text/csv' }))}
+            >
               CSV
             </button>
           </div>
           <p className="muted small">
-            Median per case, ×ratio to the baseline, Mann-Whitney U at α = 0.05 with a ±5% noise band (as <code>wirespeed compare</code>); colour: factor to the fastest run of the row.
-            Runs on different machines get a ratio, never a verdict.
+            Median per case, ×ratio to the baseline, Mann-Whitney U at α = 0.05 with a ±5% noise band (as <code>wirespeed compare</code>);
+            colour: factor to the fastest run of the row. Runs on different machines get a ratio, never a verdict.
           </p>
           {[...new Set(comparison.warnings)].length > 0 && (
             <details>
@@ -94,7 +123,12 @@ export function CompareView({ list, selection, onSelect, onUploaded }: { list: R
           {oneMachine && (
             <>
               <h3>Trend on this machine</h3>
-              <TrendChart points={chosen.map((f, i) => ({ label: `${f.fingerprint.gitCommit?.slice(0, 8) ?? '?'} ${f.createdAt.slice(0, 10)}`, value: comparison.geomean[i] ?? NaN }))} />
+              <TrendChart
+                points={chosen.map((f, i) => ({
+                  label: `${f.fingerprint.gitCommit?.slice(0, 8) ?? '?'} ${f.createdAt.slice(0, 10)}`,
+                  value: comparison.geomean[i] ?? NaN,
+                }))}
+              />
             </>
           )}
         </section>

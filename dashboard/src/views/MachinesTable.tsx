@@ -7,7 +7,15 @@ export interface Selection {
   base: number;
 }
 
-export function MachinesTable({ list, selection, onChange }: { list: ResultSummary[]; selection: Selection; onChange: (s: Selection) => void }) {
+export function MachinesTable({
+  list,
+  selection,
+  onChange,
+}: {
+  list: ResultSummary[];
+  selection: Selection;
+  onChange: (s: Selection) => void;
+}) {
   const baseName = selection.runs[selection.base];
   function toggle(name: string) {
     const runs = selection.runs.includes(name) ? selection.runs.filter((n) => n !== name) : [...selection.runs, name];
@@ -39,7 +47,14 @@ export function MachinesTable({ list, selection, onChange }: { list: ResultSumma
                 <input type="checkbox" checked={index >= 0} onChange={() => toggle(r.name)} aria-label={`compare ${r.name}`} />
               </td>
               <td>
-                <input type="radio" name="baseline" disabled={index < 0} checked={index >= 0 && index === selection.base} onChange={() => onChange({ runs: selection.runs, base: index })} aria-label={`baseline ${r.name}`} />
+                <input
+                  type="radio"
+                  name="baseline"
+                  disabled={index < 0}
+                  checked={index >= 0 && index === selection.base}
+                  onChange={() => onChange({ runs: selection.runs, base: index })}
+                  aria-label={`baseline ${r.name}`}
+                />
               </td>
               <td title={r.name}>
                 {r.createdAt.slice(0, 16).replace('T', ' ')}

@@ -8,7 +8,17 @@ import type { ResultSummary } from '../api.js';
 import { download } from '../export.js';
 import { useResult } from '../use-result.js';
 
-export function ReportView({ list, report, run, onSelect }: { list: ResultSummary[]; report: string; run: string | null; onSelect: (report: string, run: string | null) => void }) {
+export function ReportView({
+  list,
+  report,
+  run,
+  onSelect,
+}: {
+  list: ResultSummary[];
+  report: string;
+  run: string | null;
+  onSelect: (report: string, run: string | null) => void;
+}) {
   const definition = REPORTS[report] ?? REPORTS.micro;
   const candidates = useMemo(() => list.filter((r) => definition.suites.some((s) => r.suites.includes(s))), [list, definition]);
   const name = run ?? candidates[0]?.name ?? null;
@@ -40,12 +50,23 @@ export function ReportView({ list, report, run, onSelect }: { list: ResultSummar
         </label>
         {candidates.length === 0 && (
           <p className="empty">
-            No run has these suites yet — run <code>npx wirespeed report {report}</code> (or <code>wirespeed bench --suite {definition.suites.join(',')} --push {location.origin}</code>).
+            No run has these suites yet — run <code>npx wirespeed report {report}</code> (or{' '}
+            <code>
+              wirespeed bench --suite {definition.suites.join(',')} --push {location.origin}
+            </code>
+            ).
           </p>
         )}
-        {error && <p role="alert">Could not load {name}: {error}</p>}
+        {error && (
+          <p role="alert">
+            Could not load {name}: {error}
+          </p>
+        )}
         {file && name && (
-          <button type="button" onClick={() => download(`${report}-report.md`, new Blob([definition.render(file, name)], { type: 'text/markdown' }))}>
+          <button
+            type="button"
+            onClick={() => download(`${report}-report.md`, new Blob([definition.render(file, name)], { type: 'text/markdown' }))}
+          >
             Markdown
           </button>
         )}
@@ -60,31 +81,31 @@ export function ReportView({ list, report, run, onSelect }: { list: ResultSummar
                 <p className="muted">This run has no {section.suite} cases.</p>
               ) : (
                 <>
-                {table.unit && <ReportChart table={table} label={section.heading} />}
-                <table className="report">
-                  <thead>
-                    <tr>
-                      <th>{table.corner}</th>
-                      {table.impls.map((impl) => (
-                        <th key={impl} className="num">
-                          {impl}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {table.rows.map((row) => (
-                      <tr key={row.group}>
-                        <td>{row.group}</td>
-                        {row.cells.map((cell, i) => (
-                          <td key={i} className="num">
-                            {cell}
-                          </td>
+                  {table.unit && <ReportChart table={table} label={section.heading} />}
+                  <table className="report">
+                    <thead>
+                      <tr>
+                        <th>{table.corner}</th>
+                        {table.impls.map((impl) => (
+                          <th key={impl} className="num">
+                            {impl}
+                          </th>
                         ))}
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
+                    </thead>
+                    <tbody>
+                      {table.rows.map((row) => (
+                        <tr key={row.group}>
+                          <td>{row.group}</td>
+                          {row.cells.map((cell, i) => (
+                            <td key={i} className="num">
+                              {cell}
+                            </td>
+                          ))}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
                 </>
               )}
             </section>

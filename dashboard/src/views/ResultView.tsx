@@ -67,7 +67,8 @@ export function ResultBody({ result }: { result: ResultFile }) {
     <>
       <p className="muted">
         {f.cpuModel}, {f.cores} cores, {(f.memoryBytes / 2 ** 30).toFixed(0)} GiB, {f.os}, {f.runtime} {f.runtimeVersion}
-        {f.crossOriginIsolated === false ? ' (not cross-origin isolated: coarse timers)' : ''}, commit {f.gitCommit?.slice(0, 8) ?? 'unknown'}
+        {f.crossOriginIsolated === false ? ' (not cross-origin isolated: coarse timers)' : ''}, commit{' '}
+        {f.gitCommit?.slice(0, 8) ?? 'unknown'}
         {result.options.quick ? ' — quick run (smoke test, not for publishing)' : ''}
       </p>
       <ResultGroups cases={result.cases} />
@@ -82,8 +83,8 @@ export function ResultView({ list, run, onSelect }: { list: ResultSummary[]; run
   if (list.length === 0) {
     return (
       <div className="card empty">
-        No results yet — run <code>npx wirespeed bench --push {location.origin}</code>, run a suite in <a href="#view=run">this browser</a>, or add files under{' '}
-        <a href="#view=compare">Machines</a>.
+        No results yet — run <code>npx wirespeed bench --push {location.origin}</code>, run a suite in <a href="#view=run">this browser</a>,
+        or add files under <a href="#view=compare">Machines</a>.
       </div>
     );
   }
@@ -105,7 +106,11 @@ export function ResultView({ list, run, onSelect }: { list: ResultSummary[]; run
             Download JSON
           </button>
         )}
-        {error && <p role="alert">Could not load {name}: {error}</p>}
+        {error && (
+          <p role="alert">
+            Could not load {name}: {error}
+          </p>
+        )}
       </div>
       {result && <ResultBody result={result} />}
     </>

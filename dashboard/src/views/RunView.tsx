@@ -43,7 +43,9 @@ export function RunView({ onSaved }: { onSaved: (name: string) => void }) {
             setStatus({ state: 'saved', name: summary.name });
             onSaved(summary.name);
           })
-          .catch((error: unknown) => setStatus({ state: 'failed', message: `the run finished but the server did not store it: ${String(error)}` }));
+          .catch((error: unknown) =>
+            setStatus({ state: 'failed', message: `the run finished but the server did not store it: ${String(error)}` }),
+          );
       }
     };
     w.onerror = (event) => setStatus({ state: 'failed', message: event.message || 'the benchmark worker failed to start' });
@@ -59,19 +61,25 @@ export function RunView({ onSaved }: { onSaved: (name: string) => void }) {
         <h2>Run in this browser</h2>
         {!crossOriginIsolated && (
           <p role="alert" className="warning">
-            This page is not cross-origin isolated, so its timers are coarse (about 0.1 ms) and short operations measure badly. Serve it with <code>npm start</code>{' '}
-            (it sends COOP/COEP).
+            This page is not cross-origin isolated, so its timers are coarse (about 0.1 ms) and short operations measure badly. Serve it
+            with <code>npm start</code> (it sends COOP/COEP).
           </p>
         )}
         <fieldset disabled={running}>
           <legend>Suites</legend>
           {BROWSER_SUITES.map((name) => (
             <label key={name}>
-              <input type="checkbox" checked={suites.includes(name)} onChange={() => setSuites((s) => (s.includes(name) ? s.filter((n) => n !== name) : [...s, name]))} /> {name}
+              <input
+                type="checkbox"
+                checked={suites.includes(name)}
+                onChange={() => setSuites((s) => (s.includes(name) ? s.filter((n) => n !== name) : [...s, name]))}
+              />{' '}
+              {name}
             </label>
           ))}
           <label>
-            <input type="checkbox" checked={quick} onChange={() => setQuick((q) => !q)} /> quick (a smoke run in seconds; a real run takes minutes)
+            <input type="checkbox" checked={quick} onChange={() => setQuick((q) => !q)} /> quick (a smoke run in seconds; a real run takes
+            minutes)
           </label>
         </fieldset>
         <button type="button" onClick={start} disabled={running || suites.length === 0}>
@@ -79,13 +87,22 @@ export function RunView({ onSaved }: { onSaved: (name: string) => void }) {
         </button>
         {running && (
           <p>
-            <progress max={status.total || 1} value={status.done} aria-label="benchmark progress" /> {status.done}/{status.total} — {status.current}
+            <progress max={status.total || 1} value={status.done} aria-label="benchmark progress" /> {status.done}/{status.total} —{' '}
+            {status.current}
           </p>
         )}
         {status.state === 'saved' && <p>Saved on the server as {status.name}.</p>}
         {status.state === 'failed' && <p role="alert">The run failed: {status.message}</p>}
         {file && (
-          <button type="button" onClick={() => download(`browser-${file.createdAt.replace(/[:.]/g, '-')}.json`, new Blob([JSON.stringify(file, null, 1)], { type: 'application/json' }))}>
+          <button
+            type="button"
+            onClick={() =>
+              download(
+                `browser-${file.createdAt.replace(/[:.]/g, '-')}.json`,
+                new Blob([JSON.stringify(file, null, 1)], { type: 'application/json' }),
+              )
+            }
+          >
             Download JSON
           </button>
         )}

@@ -47,7 +47,13 @@ export function Upload({ onUploaded }: { onUploaded: (names: string[]) => void }
     >
       <label>
         Add result files (drop them here, or pick){' '}
-        <input type="file" accept=".json,application/json" multiple aria-label="upload result files" onChange={(e) => e.target.files && void send(e.target.files)} />
+        <input
+          type="file"
+          accept=".json,application/json"
+          multiple
+          aria-label="upload result files"
+          onChange={(e) => e.target.files && void send(e.target.files)}
+        />
       </label>
       <p className="muted small">
         From another machine: <code>npx wirespeed bench --push {location.origin}</code>

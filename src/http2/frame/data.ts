@@ -15,7 +15,13 @@ export interface DataFrame {
 export function parseData(header: FrameHeader, payload: Uint8Array): DataFrame {
   // §6.1: DATA on stream 0 is a connection error PROTOCOL_ERROR.
   if (header.streamId === 0) throw new ConnectionError('PROTOCOL_ERROR', 'DATA on stream 0');
-  return { type: 'data', streamId: header.streamId, data: unpad(header, payload), endStream: (header.flags & Flag.END_STREAM) !== 0, flowLength: payload.length };
+  return {
+    type: 'data',
+    streamId: header.streamId,
+    data: unpad(header, payload),
+    endStream: (header.flags & Flag.END_STREAM) !== 0,
+    flowLength: payload.length,
+  };
 }
 
 export function encodeData(streamId: number, data: Uint8Array, endStream: boolean): Uint8Array {

@@ -69,6 +69,7 @@ export class HeaderBlockAssembler {
 
   private check(open: OpenBlock): void {
     if (open.bytes > this.maxBytes) throw new ConnectionError('ENHANCE_YOUR_CALM', `a header block over ${this.maxBytes} bytes`);
-    if (open.frames > MAX_CONTINUATIONS) throw new ConnectionError('ENHANCE_YOUR_CALM', `a header block in over ${MAX_CONTINUATIONS} frames`);
+    if (open.frames > MAX_CONTINUATIONS)
+      throw new ConnectionError('ENHANCE_YOUR_CALM', `a header block in over ${MAX_CONTINUATIONS} frames`);
   }
 }

@@ -19,10 +19,17 @@ export function parseHeaders(header: FrameHeader, payload: Uint8Array): HeadersF
   let fragment = unpad(header, payload, prioritized ? 5 : 0);
   if (prioritized) {
     // §5.3.1: a stream cannot depend on itself (stream error PROTOCOL_ERROR).
-    if (readUint31(fragment, 0) === header.streamId) throw new StreamError(header.streamId, 'PROTOCOL_ERROR', 'a stream cannot depend on itself');
+    if (readUint31(fragment, 0) === header.streamId)
+      throw new StreamError(header.streamId, 'PROTOCOL_ERROR', 'a stream cannot depend on itself');
     fragment = fragment.subarray(5);
   }
-  return { type: 'headers', streamId: header.streamId, fragment, endStream: (header.flags & Flag.END_STREAM) !== 0, endHeaders: (header.flags & Flag.END_HEADERS) !== 0 };
+  return {
+    type: 'headers',
+    streamId: header.streamId,
+    fragment,
+    endStream: (header.flags & Flag.END_STREAM) !== 0,
+    endHeaders: (header.flags & Flag.END_HEADERS) !== 0,
+  };
 }
 
 export interface HeaderBlockPiece {

@@ -15,6 +15,7 @@ export function unpad(header: FrameHeader, payload: Uint8Array, fixed = 0): Uint
   if (payload.length < 1 + fixed) throw new ConnectionError('FRAME_SIZE_ERROR', `padded frame type ${header.type} is too short`);
   const padLength = payload[0];
   // §6.1: padding that fills the payload (or more) is a connection error PROTOCOL_ERROR.
-  if (padLength >= payload.length - fixed) throw new ConnectionError('PROTOCOL_ERROR', `padding of ${padLength} bytes does not fit the ${payload.length}-byte payload`);
+  if (padLength >= payload.length - fixed)
+    throw new ConnectionError('PROTOCOL_ERROR', `padding of ${padLength} bytes does not fit the ${payload.length}-byte payload`);
   return payload.subarray(1, payload.length - padLength);
 }

@@ -12,6 +12,7 @@ export function parsePriority(header: FrameHeader, payload: Uint8Array): Priorit
   if (header.streamId === 0) throw new ConnectionError('PROTOCOL_ERROR', 'PRIORITY on stream 0');
   if (payload.length !== 5) throw new StreamError(header.streamId, 'FRAME_SIZE_ERROR', `PRIORITY of ${payload.length} bytes`);
   // §5.3.1: a stream cannot depend on itself.
-  if (readUint31(payload, 0) === header.streamId) throw new StreamError(header.streamId, 'PROTOCOL_ERROR', 'a stream cannot depend on itself');
+  if (readUint31(payload, 0) === header.streamId)
+    throw new StreamError(header.streamId, 'PROTOCOL_ERROR', 'a stream cannot depend on itself');
   return { type: 'priority', streamId: header.streamId };
 }

@@ -38,7 +38,8 @@ export class FrameReader {
     let at = 0;
     if (!this.prefaceSeen) {
       const preface = prefaceState(data);
-      if (preface === 'mismatch') throw new ConnectionError('PROTOCOL_ERROR', 'the connection did not start with the HTTP/2 client preface');
+      if (preface === 'mismatch')
+        throw new ConnectionError('PROTOCOL_ERROR', 'the connection did not start with the HTTP/2 client preface');
       if (preface === 'partial') {
         this.buffer = data.slice();
         return [];
@@ -50,7 +51,8 @@ export class FrameReader {
     while (data.length - at >= FRAME_HEADER_SIZE) {
       const header = readFrameHeader(data, at);
       // §4.2: a frame over SETTINGS_MAX_FRAME_SIZE is FRAME_SIZE_ERROR.
-      if (header.length > this.maxFrameSize) throw new ConnectionError('FRAME_SIZE_ERROR', `a ${header.length}-byte frame is over the ${this.maxFrameSize}-byte limit`);
+      if (header.length > this.maxFrameSize)
+        throw new ConnectionError('FRAME_SIZE_ERROR', `a ${header.length}-byte frame is over the ${this.maxFrameSize}-byte limit`);
       if (data.length - at - FRAME_HEADER_SIZE < header.length) break;
       const start = at + FRAME_HEADER_SIZE;
       frames.push({ header, payload: data.subarray(start, start + header.length) });

@@ -1,6 +1,16 @@
 // SETTINGS (RFC 9113 §6.5): a list of (id, value) pairs, or an empty ACK.
 import { ConnectionError } from '../errors.js';
-import { DEFAULT_MAX_FRAME_SIZE, Flag, frame, FrameType, MAX_MAX_FRAME_SIZE, MAX_WINDOW, readUint32, writeUint32, type FrameHeader } from './header.js';
+import {
+  DEFAULT_MAX_FRAME_SIZE,
+  Flag,
+  frame,
+  FrameType,
+  MAX_MAX_FRAME_SIZE,
+  MAX_WINDOW,
+  readUint32,
+  writeUint32,
+  type FrameHeader,
+} from './header.js';
 
 export const SettingId = {
   HEADER_TABLE_SIZE: 0x1,
@@ -33,8 +43,10 @@ export function parseSettings(header: FrameHeader, payload: Uint8Array): Setting
     const value = readUint32(payload, at + 2);
     // §6.5.2: value checks.
     if (id === SettingId.ENABLE_PUSH && value > 1) throw new ConnectionError('PROTOCOL_ERROR', `SETTINGS_ENABLE_PUSH ${value}`);
-    if (id === SettingId.INITIAL_WINDOW_SIZE && value > MAX_WINDOW) throw new ConnectionError('FLOW_CONTROL_ERROR', `SETTINGS_INITIAL_WINDOW_SIZE ${value}`);
-    if (id === SettingId.MAX_FRAME_SIZE && (value < DEFAULT_MAX_FRAME_SIZE || value > MAX_MAX_FRAME_SIZE)) throw new ConnectionError('PROTOCOL_ERROR', `SETTINGS_MAX_FRAME_SIZE ${value}`);
+    if (id === SettingId.INITIAL_WINDOW_SIZE && value > MAX_WINDOW)
+      throw new ConnectionError('FLOW_CONTROL_ERROR', `SETTINGS_INITIAL_WINDOW_SIZE ${value}`);
+    if (id === SettingId.MAX_FRAME_SIZE && (value < DEFAULT_MAX_FRAME_SIZE || value > MAX_MAX_FRAME_SIZE))
+      throw new ConnectionError('PROTOCOL_ERROR', `SETTINGS_MAX_FRAME_SIZE ${value}`);
     if (id >= SettingId.HEADER_TABLE_SIZE && id <= SettingId.MAX_HEADER_LIST_SIZE) settings.push([id, value]);
   }
   return { type: 'settings', ack, settings };

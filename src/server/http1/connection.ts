@@ -12,7 +12,6 @@ import { RequestBody } from '../request-body.js';
 import { IncomingRequest, asRequest, isValidAbsoluteTarget, isValidHost } from '../request.js';
 import { discardResponse } from '../prepare-response.js';
 import { writeResponse, type WriteTarget } from '../response-writer.js';
-import { internalError } from '../internal-error.js';
 import { PLAIN_FIELDS, plainResponse, plainText } from '../plain-response.js';
 import { headTimeout, type ConnectionHost, type ConnectionInfo, type ServerConnection, type Transport } from '../connection.js';
 
@@ -62,7 +61,10 @@ class Http1Exchange extends Exchange {
     super();
     this.keepAlive = head.keepAlive;
     // `Content-Length: 0` on a POST is an empty body, not none (as node:http and Deno.serve give it).
-    const hasBody = head.bodyKind === 'chunked' || head.contentLength > 0 || (head.contentLength === 0 && head.method !== 'GET' && head.method !== 'HEAD');
+    const hasBody =
+      head.bodyKind === 'chunked' ||
+      head.contentLength > 0 ||
+      (head.contentLength === 0 && head.method !== 'GET' && head.method !== 'HEAD');
     if (hasBody) this.body = new RequestBody(this, head.expectContinue);
   }
 
@@ -333,14 +335,18 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
       if (exchange.body.awaitingContinue || unread > DRAIN_LIMIT) exchange.keepAlive = false;
     }
     let pending: Promise<void> | undefined;
-    const options = { headRequest: exchange.head.method === 'HEAD', keepAlive: exchange.keepAlive, chunkedAllowed: exchange.head.versionMinor === 1 };
+    const options = {
+      headRequest: exchange.head.method === 'HEAD',
+      keepAlive: exchange.keepAlive,
+      chunkedAllowed: exchange.head.versionMinor === 1,
+    };
     try {
       pending = writeResponse(this, response, options);
       exchange.keepAlive = options.keepAlive;
     } catch (error) {
       // The head was refused before a byte went out (e.g. a header with CR LF in it).
       exchange.responseStarted = false;
-      return this.sendResponse(exchange, internalError(error));
+      return this.sendResponse(exchange, this.host.internalError(error));
     }
     if (!pending) return this.responseDone(exchange);
     pending.then(
@@ -386,5 +392,4 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
       this.parse(() => this.parser.resume());
     }
   }
-
 }

@@ -78,10 +78,19 @@ export class Http2Connection implements ServerConnection, RecvHost {
     this.settings = new SettingsSync(this.writer, options);
     this.send = new Send(this.writer, this.encoder, this.settings.peer, transport, (stream) => this.streams.endSent(stream));
     this.responder = new Responder(this.send, this.streams, this);
-    this.recv = new Recv(this, this.streams, this.writer, this.decoder, this.responder, () => this.settings.peer.initialWindowSize, options, {
-      encrypted: transport.encrypted,
-      maxBodyBytes: host.options.parser.maxBodyBytes!,
-    });
+    this.recv = new Recv(
+      this,
+      this.streams,
+      this.writer,
+      this.decoder,
+      this.responder,
+      () => this.settings.peer.initialWindowSize,
+      options,
+      {
+        encrypted: transport.encrypted,
+        maxBodyBytes: host.options.parser.maxBodyBytes!,
+      },
+    );
     this.controlFrames = new RateLimit(options.maxControlFramesPerSecond, CONTROL_BURST);
     this.info = Object.freeze({ remoteAddress: transport.remoteAddress, remotePort: transport.remotePort, encrypted: transport.encrypted });
 
@@ -201,11 +210,16 @@ export class Http2Connection implements ServerConnection, RecvHost {
 
   /** CVE-2019-9512/9515/9518: frames that cost work but carry no request are rate-limited. */
   controlFrame(): void {
-    if (!this.controlFrames.take()) throw new ConnectionError('ENHANCE_YOUR_CALM', 'too many control frames (PING, SETTINGS, PRIORITY, empty DATA)');
+    if (!this.controlFrames.take())
+      throw new ConnectionError('ENHANCE_YOUR_CALM', 'too many control frames (PING, SETTINGS, PRIORITY, empty DATA)');
   }
 
   reportError(error: unknown, request: Request | null): void {
     this.host.reportError(error, request);
+  }
+
+  internalError(error: unknown): Response {
+    return this.host.internalError(error);
   }
 
   // ---- frames in ----

@@ -156,7 +156,8 @@ export class Recv implements StreamHost {
     const authority = fields.authority ?? 'localhost';
     if (!isValidHost(authority)) throw new StreamError(stream.id, 'PROTOCOL_ERROR', 'malformed request: :authority');
     // §8.1.1: a Content-Length that the DATA frames cannot match makes the request malformed.
-    if (endStream && fields.contentLength) throw new StreamError(stream.id, 'PROTOCOL_ERROR', 'malformed request: content-length without DATA');
+    if (endStream && fields.contentLength)
+      throw new StreamError(stream.id, 'PROTOCOL_ERROR', 'malformed request: content-length without DATA');
     stream.contentLength = fields.contentLength;
     stream.headRequest = fields.method === 'HEAD';
     if (!endStream) {
@@ -202,7 +203,11 @@ export class Recv implements StreamHost {
   private endOfRequest(stream: Http2Stream): void {
     // §8.1.1: fewer DATA bytes than Content-Length is malformed too.
     if (stream.contentLength !== null && stream.received !== stream.contentLength) {
-      throw new StreamError(stream.id, 'PROTOCOL_ERROR', `malformed request: ${stream.received} bytes of a content-length of ${stream.contentLength}`);
+      throw new StreamError(
+        stream.id,
+        'PROTOCOL_ERROR',
+        `malformed request: ${stream.received} bytes of a content-length of ${stream.contentLength}`,
+      );
     }
     stream.body?.end();
     if (stream.state.state === 'closed') this.streams.close(stream);

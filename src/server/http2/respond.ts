@@ -3,7 +3,6 @@
 // (prepare-response.ts); this only frames it.
 import { responseFields, trailerList } from '../../http2/response-fields.js';
 import type { ResponseBody } from '../body-chunks.js';
-import { internalError } from '../internal-error.js';
 import { discardResponse, prepareResponse, streamLength, type PreparedResponse } from '../prepare-response.js';
 import { trailersOf } from '../trailers.js';
 import type { Transport } from '../connection.js';
@@ -20,6 +19,8 @@ export interface ResponderHost {
   readonly transport: Transport;
   /** The response broke after it began: the error goes to the server's onError. */
   reportError(error: unknown, request: Request | null): void;
+  /** A 500 for `error`, which is logged. */
+  internalError(error: unknown): Response;
 }
 
 export class Responder {
@@ -56,7 +57,7 @@ export class Responder {
     } catch (error) {
       // The head was refused before a byte went out (e.g. a header with CR LF in it).
       stream.responseStarted = false;
-      return this.respond(stream, internalError(error));
+      return this.respond(stream, this.host.internalError(error));
     }
     const trailers = prepared.trailers;
     const endNow = !trailers && (body === null || body.length === 0);
@@ -78,7 +79,7 @@ export class Responder {
   /** The handler or its body failed: 500 if nothing went out yet, else the stream is reset. */
   abort(stream: Http2Stream, error: unknown): void {
     if (!stream.state.canSend) return;
-    if (!stream.responseStarted) return this.respond(stream, internalError(error));
+    if (!stream.responseStarted) return this.respond(stream, this.host.internalError(error));
     this.host.reportError(error, stream.request);
     this.streams.reset(stream.id, 'INTERNAL_ERROR');
   }
@@ -103,7 +104,7 @@ export class Responder {
       } catch (error) {
         body.cancel();
         stream.responseStarted = false;
-        return this.respond(stream, internalError(error));
+        return this.respond(stream, this.host.internalError(error));
       }
       if (prepared.headOnly) {
         // HEAD: the fields GET would get (its length, when known), and no body.

@@ -44,7 +44,8 @@ export class Send {
   /** A header block as HEADERS and, past the peer's frame size, CONTINUATION frames (§4.3). */
   headers(stream: Http2Stream, fields: HeaderList, endStream: boolean): void {
     const block = this.encoder.encode(fields);
-    for (const { type, flags, fragment } of headerBlockPieces(block, endStream, this.peer.maxFrameSize)) this.writer.frame(type, flags, stream.id, fragment);
+    for (const { type, flags, fragment } of headerBlockPieces(block, endStream, this.peer.maxFrameSize))
+      this.writer.frame(type, flags, stream.id, fragment);
     if (endStream) this.endSent(stream);
   }
 

@@ -58,5 +58,12 @@ function ourSettings(o: ResolvedHttp2Options): Setting[] {
   const { maxConcurrentStreams, initialWindowSize, maxFrameSize, headerTableSize, maxHeaderListSize } = o;
   // SETTINGS_ENABLE_PUSH is left unsaid: it limits what a server may send, and a server that
   // never pushes has nothing to announce (§6.5.2 lets it omit the setting).
-  return settingsToSend({ enablePush: INITIAL_SETTINGS.enablePush, maxConcurrentStreams, initialWindowSize, maxFrameSize, headerTableSize, maxHeaderListSize });
+  return settingsToSend({
+    enablePush: INITIAL_SETTINGS.enablePush,
+    maxConcurrentStreams,
+    initialWindowSize,
+    maxFrameSize,
+    headerTableSize,
+    maxHeaderListSize,
+  });
 }
