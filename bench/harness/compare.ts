@@ -80,7 +80,7 @@ export function compareRuns(runs: { label: string; file: ResultFile }[], options
         median: c.stats.median,
         ciLow: c.stats.ciLow,
         ciHigh: c.stats.ciHigh,
-        samples: c.samples.length,
+        samples: c.stats.n,
         ratio: reference ? c.stats.median / reference.stats.median : NaN,
         p: null,
         verdict: i === baseline ? 'baseline' : 'missing',

@@ -1,6 +1,6 @@
 // Runs cases: a warm-up long enough for the JIT to tier up, then mitata's batched sampler.
 import { measure } from 'mitata';
-import { summarize } from './stats.js';
+import { storedSamples, summarize } from './stats.js';
 import type { BenchCase, CaseResult } from './types.js';
 
 export interface RunOptions {
@@ -53,7 +53,7 @@ async function runLoadCase(c: BenchCase, load: NonNullable<BenchCase['load']>, o
     impl: c.impl,
     baseline: c.baseline ?? false,
     unit: 'ns/op',
-    samples,
+    samples: storedSamples(samples),
     stats: summarize(samples),
     metrics,
   };
@@ -84,7 +84,7 @@ async function measureCase(c: BenchCase, fn: () => unknown, options: RunOptions)
     impl: c.impl,
     baseline: c.baseline ?? false,
     unit: 'ns/op',
-    samples: stats.samples,
+    samples: storedSamples(stats.samples),
     stats: summarize(stats.samples),
     ...(heapBytesPerOp !== undefined && Number.isFinite(heapBytesPerOp) ? { metrics: { heapBytesPerOp } } : {}),
   };

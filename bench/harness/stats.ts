@@ -115,3 +115,21 @@ export function mannWhitneyU(a: readonly number[], b: readonly number[]): { u: n
   const z = (Math.abs(u - mu) - 0.5) / sigma;
   return { u, p: Math.min(1, 2 * normalSf(z)) };
 }
+
+/**
+ * The samples a result file keeps: at most this many per case. A micro case can take 700,000
+ * samples (9.9 MB of JSON for one run); the summary is computed from all of them first, and 1,000
+ * evenly spaced order statistics keep the distribution for charts and the rank test of `compare`.
+ */
+export const MAX_STORED_SAMPLES = 1000;
+/** Significant digits a stored sample keeps: far below the run-to-run noise of any case. */
+const STORED_DIGITS = 5;
+
+/** The samples to store: all of them when few, else MAX_STORED_SAMPLES spread over the sorted range (min and max kept); rounded. */
+export function storedSamples(samples: readonly number[]): number[] {
+  const round = (value: number) => Number(value.toPrecision(STORED_DIGITS));
+  if (samples.length <= MAX_STORED_SAMPLES) return samples.map(round);
+  const sorted = [...samples].sort((a, b) => a - b);
+  const step = (sorted.length - 1) / (MAX_STORED_SAMPLES - 1);
+  return Array.from({ length: MAX_STORED_SAMPLES }, (_, i) => round(sorted[Math.round(i * step)]));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { geomean, mannWhitneyU, medianRanks, quantile, summarize } from '../../bench/harness/stats.js';
+import { geomean, mannWhitneyU, MAX_STORED_SAMPLES, medianRanks, quantile, storedSamples, summarize } from '../../bench/harness/stats.js';
 
 describe('statistics (known answers)', () => {
   it('quantiles interpolate like R type 7 / numpy', () => {
@@ -52,5 +52,22 @@ describe('Mann-Whitney U (known answers from scipy.stats.mannwhitneyu, two-sided
 
   it('identical constant samples give p = 1', () => {
     expect(mannWhitneyU([3, 3, 3], [3, 3, 3]).p).toBe(1);
+  });
+});
+
+describe('storedSamples', () => {
+  it('keeps few samples as they are (rounded to 5 digits)', () => {
+    expect(storedSamples([1.234567, 20, 3])).toEqual([1.2346, 20, 3]);
+  });
+
+  it('keeps MAX_STORED_SAMPLES of many, spread over the sorted range with min and max', () => {
+    const samples = Array.from({ length: 100_000 }, (_, i) => ((i * 7919) % 100_000) + 1);
+    const kept = storedSamples(samples);
+    expect(kept).toHaveLength(MAX_STORED_SAMPLES);
+    expect(kept[0]).toBe(1);
+    expect(kept.at(-1)).toBe(100_000);
+    expect([...kept].sort((a, b) => a - b)).toEqual(kept);
+    // The stored ones describe the same distribution: medians within one step of the spread.
+    expect(Math.abs(summarize(kept).median - summarize(samples).median)).toBeLessThan(100_000 / MAX_STORED_SAMPLES);
   });
 });
