@@ -47,6 +47,11 @@ export async function runCase(c: BenchCase, options: RunOptions): Promise<CaseRe
 async function runLoadCase(c: BenchCase, load: NonNullable<BenchCase['load']>, options: RunOptions): Promise<CaseResult> {
   const quick = options.minTimeMs < DEFAULT_OPTIONS.minTimeMs;
   const { samples, metrics } = await load(quick ? { count: 1, durationSec: 1 } : { count: 3, durationSec: 4 });
+  return caseResult(c, samples, metrics);
+}
+
+/** A case's result: the summary of every sample, the samples a file keeps (see storedSamples). */
+function caseResult(c: BenchCase, samples: number[], metrics?: Record<string, number>): CaseResult {
   return {
     suite: c.suite,
     group: c.group,
@@ -55,7 +60,7 @@ async function runLoadCase(c: BenchCase, load: NonNullable<BenchCase['load']>, o
     unit: 'ns/op',
     samples: storedSamples(samples),
     stats: summarize(samples),
-    metrics,
+    ...(metrics ? { metrics } : {}),
   };
 }
 
@@ -78,14 +83,5 @@ async function measureCase(c: BenchCase, fn: () => unknown, options: RunOptions)
   })) as Awaited<ReturnType<typeof measure>> & { heap?: { avg: number } };
   // Bytes the heap grew per operation, over the batches no GC interrupted (mitata drops those).
   const heapBytesPerOp = stats.heap?.avg;
-  return {
-    suite: c.suite,
-    group: c.group,
-    impl: c.impl,
-    baseline: c.baseline ?? false,
-    unit: 'ns/op',
-    samples: storedSamples(stats.samples),
-    stats: summarize(stats.samples),
-    ...(heapBytesPerOp !== undefined && Number.isFinite(heapBytesPerOp) ? { metrics: { heapBytesPerOp } } : {}),
-  };
+  return caseResult(c, stats.samples, heapBytesPerOp !== undefined && Number.isFinite(heapBytesPerOp) ? { heapBytesPerOp } : undefined);
 }

@@ -138,7 +138,7 @@ describe('wirespeed bench', () => {
     ]);
     for (const c of result.cases) {
       expect(c.metrics!.errors).toBe(0);
-      expect(c.metrics!.openConnections).toBe(c.metrics!.connections);
+      expect(c.metrics!.openConnections, `${c.suite} / ${c.impl} / ${c.group}`).toBe(c.metrics!.connections);
     }
     const row = markdown.split('\n').find((line) => line.startsWith('| concurrent: req/s |'))!;
     const cells = row

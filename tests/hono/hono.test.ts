@@ -3,13 +3,13 @@
 // request (status, the fields that matter, body). Where wirespeed answers differently on purpose,
 // the difference is named below with its reason.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getConnInfo } from '../../src/hono/index.js';
 import { serve } from '../../src/server/node.js';
+import { denoRunArgs } from '../server/launchers.js';
 import { createApp } from './app.mjs';
 
 interface Case {
@@ -118,8 +118,6 @@ function expected(c: Case, peer: Answer, ours: Answer, peerName: string): Answer
   return { ...peer, headers, bytes: ours.bytes === peer.bytes || 'content-encoding' in headers ? ours.bytes : peer.bytes };
 }
 
-const deno = createRequire(import.meta.url).resolve('deno/bin.cjs');
-
 function launch(command: string, args: string[]): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(command, args, {
     env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
@@ -169,18 +167,7 @@ compareSuite('hono app: wirespeed/node against @hono/node-server', 'node-server'
 
 compareSuite('hono app: wirespeed/deno against Deno.serve', 'deno', async () => {
   const script = new URL('./deno-server.ts', import.meta.url).pathname;
-  const args = (which: string) => [
-    deno,
-    'run',
-    '--quiet',
-    '--allow-net',
-    '--allow-read',
-    '--allow-env',
-    '--no-lock',
-    '--sloppy-imports',
-    script,
-    which,
-  ];
+  const args = (which: string) => denoRunArgs(script, which);
   const [ours, peer] = await Promise.all([launch(process.execPath, args('wirespeed')), launch(process.execPath, args('deno'))]);
   return {
     ours: ours.url,

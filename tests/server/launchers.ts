@@ -17,26 +17,16 @@ export async function launchNode({ tls, ...limits }: TestServerOptions): Promise
 const deno = createRequire(import.meta.url).resolve('deno/bin.cjs');
 const script = new URL('./deno-server.ts', import.meta.url).pathname;
 
+/** Node's argv for `deno run` of `file` with the permissions the test servers need (net, read, env). */
+export function denoRunArgs(file: string, ...args: string[]): string[] {
+  return [deno, 'run', '--quiet', '--allow-net', '--allow-read', '--allow-env', '--no-lock', '--sloppy-imports', file, ...args];
+}
+
 export function launchDeno(options: TestServerOptions): Promise<Launched> {
-  const child = spawn(
-    process.execPath,
-    [
-      deno,
-      'run',
-      '--quiet',
-      '--allow-net',
-      '--allow-read',
-      '--allow-env',
-      '--no-lock',
-      '--sloppy-imports',
-      script,
-      JSON.stringify(options),
-    ],
-    {
-      env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
+  const child = spawn(process.execPath, denoRunArgs(script, JSON.stringify(options)), {
+    env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
