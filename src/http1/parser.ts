@@ -156,6 +156,16 @@ export abstract class MessageParser<H extends MessageHead> {
     return this.paused;
   }
 
+  /**
+   * While paused: takes the bytes held for `resume()`, for when the application switched protocols
+   * after the head (they belong to the new protocol).
+   */
+  takeHeld(): Uint8Array | null {
+    const held = this.pending;
+    this.pending = null;
+    return held;
+  }
+
   /** After a protocol switch: the bytes that followed the head (they belong to the new protocol). */
   takeUpgradeData(): Uint8Array {
     const parts = this.upgradeData;

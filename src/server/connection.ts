@@ -1,4 +1,4 @@
-// The seams around a protocol connection (HTTP/1.1, HTTP/2, next WebSocket): below it the
+// The seams around a protocol connection (HTTP/1.1, HTTP/2, WebSocket): below it the
 // runtime's socket as a Transport (an adapter implements it and forwards the socket's events to
 // `onData`/`onEnd`/`onDrain`/`onClose`), above it the server core as a ConnectionHost.
 import type { ResolvedServeOptions } from './options.js';
@@ -36,6 +36,8 @@ export interface Transport {
   destroy(): void;
   /** True while the write queue is over the high-water mark. */
   readonly needsDrain: boolean;
+  /** Bytes written but not yet handed to the network (a WebSocket's bufferedAmount). */
+  readonly bufferedAmount: number;
   readonly remoteAddress: string;
   readonly remotePort: number;
   readonly encrypted: boolean;

@@ -13,6 +13,9 @@ export type { FetchHandler, RouteHandler, ServeOptions, Server } from './options
 export type { Http2Options } from '../http2/options.js';
 export { requestTrailers, withTrailers } from './trailers.js';
 export { LightResponse, RuntimeResponse } from './light-response.js';
+export { upgradeWebSocket, type WebSocketOptions } from './websocket/upgrade.js';
+export { ServerWebSocket } from './websocket/socket.js';
+export { WebSocketHandshakeError } from '../websocket/handshake.js';
 
 // The slice of the Deno namespace this adapter uses (the project compiles with Node's types).
 interface DenoAddr {
@@ -81,6 +84,9 @@ class ConnTransport implements Transport {
 
   get needsDrain(): boolean {
     return this.queued >= HIGH_WATER_MARK;
+  }
+  get bufferedAmount(): number {
+    return this.queued;
   }
 
   write(data: Uint8Array | string): boolean {

@@ -1,6 +1,7 @@
 // One request and its response, whatever the protocol: what the handler's signal, the request
 // body and the response's progress share on HTTP/1.1 (Http1Exchange) and HTTP/2 (Http2Stream).
 import type { BodyFlow, RequestBody } from './request-body.js';
+import type { PendingUpgrade } from './websocket/upgrade.js';
 
 export abstract class Exchange implements BodyFlow {
   /** Null for a request without a body. */
@@ -9,6 +10,8 @@ export abstract class Exchange implements BodyFlow {
   request: Request | null = null;
   /** Something of the response went out (or is on its way): the handler can no longer answer. */
   responseStarted = false;
+  /** A WebSocket handshake the handler accepted (upgradeWebSocket): the switch happens if it returns that response. */
+  upgrade: PendingUpgrade | null = null;
   private abort: AbortController | null = null;
 
   /** The handler's `request.signal`, made when first asked for. */

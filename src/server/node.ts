@@ -14,6 +14,9 @@ export type { FetchHandler, RouteHandler, ServeOptions, Server } from './options
 export type { Http2Options } from '../http2/options.js';
 export { requestTrailers, withTrailers } from './trailers.js';
 export { LightResponse, RuntimeResponse } from './light-response.js';
+export { upgradeWebSocket, type WebSocketOptions } from './websocket/upgrade.js';
+export { ServerWebSocket } from './websocket/socket.js';
+export { WebSocketHandshakeError } from '../websocket/handshake.js';
 
 export interface NodeServeOptions extends ServeOptions {
   /**
@@ -95,6 +98,9 @@ class SocketTransport implements Transport {
   }
   get needsDrain(): boolean {
     return this.socket.writableNeedDrain;
+  }
+  get bufferedAmount(): number {
+    return this.socket.writableLength + this.pendingText.length;
   }
   end(): void {
     const socket = this.socket;

@@ -4,6 +4,7 @@
 // `Request` only when something else is asked of it. It passes `instanceof Request`.
 import type { HeaderList } from '../fields.js';
 import { delegateToNative } from './native-delegate.js';
+import type { Exchange } from './exchange.js';
 import type { RequestBody } from './request-body.js';
 
 /** What the connection gives a request besides its head. */
@@ -16,6 +17,8 @@ export interface RequestContext {
   readonly body: RequestBody | null;
   /** Aborted when the client goes away before the response is sent. */
   signal(): AbortSignal;
+  /** The exchange, where a WebSocket upgrade of this request is left (HTTP/1.1). */
+  readonly exchange?: Exchange;
 }
 
 /**
@@ -108,10 +111,12 @@ const NO_BODY_METHODS = new Set(['GET', 'HEAD']);
 const decoder = new TextDecoder();
 
 let bodyOf: (request: object) => RequestBody | null | undefined;
+let exchangeOf: (request: object) => Exchange | undefined;
 
 export class IncomingRequest {
   static {
     bodyOf = (request) => (#context in request ? (request as IncomingRequest).#context.body : undefined);
+    exchangeOf = (request) => (#context in request ? (request as IncomingRequest).#context.exchange : undefined);
   }
 
   #head: RequestLine;
@@ -216,4 +221,9 @@ export function requestPath(request: Request): string {
 /** The connection's body of a request the server made (undefined for any other Request). */
 export function requestBodyOf(request: Request): RequestBody | null | undefined {
   return bodyOf(request);
+}
+
+/** The exchange of a request the server made, when it may be upgraded (undefined otherwise). */
+export function requestExchangeOf(request: Request): Exchange | undefined {
+  return exchangeOf(request);
 }

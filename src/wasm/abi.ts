@@ -1,5 +1,5 @@
 // The flat ABI of the wasm module, mirrored from wasm/src (lib.rs, http1/head.rs, http1/chunked.rs,
-// http1/error.rs). tests/wasm/abi.test.ts checks every number here against the Rust source.
+// http1/error.rs, websocket/frame.rs, websocket/error.rs). tests/wasm/abi.test.ts checks every number here against the Rust source.
 
 /** The raw exports of the module (wasm/src/lib.rs). */
 export interface WasmExports {
@@ -28,6 +28,8 @@ export interface WasmExports {
   hpack_decode(handle: number, len: number): number;
   hpack_table_dump(handle: number): number;
   hpack_encode(handle: number, count: number): number;
+  ws_decode(start: number, end: number, maxFrame: number, options: number): number;
+  ws_accept(len: number): number;
 }
 
 /** The input buffer's size at start (lib.rs `INPUT`); it grows on demand. */
@@ -138,4 +140,39 @@ export const HPACK_ERROR_CODES = [
   'ERR_HPACK_TABLE_SIZE_UPDATE_MISSING',
   'ERR_HPACK_HEADER_LIST_TOO_LARGE',
   'ERR_HPACK_TOO_MANY_FIELDS',
+] as const;
+
+/** WebSocket frame decoder state and records (websocket::frame::slot). */
+export const WsFrame = {
+  PHASE: 0,
+  REMAINING: 1,
+  MASK: 2,
+  MASK_OFFSET: 3,
+  FRAME: 4,
+  FRAGMENTED: 5,
+  RECORD_COUNT: 6,
+  RECORDS: 8,
+  RECORD_WORDS: 4,
+  MAX_RECORDS: 256,
+} as const;
+/** The state words a connection keeps between ws_decode calls. */
+export const WS_STATE_WORDS = 6;
+export const RECORD_FRAME_START = 0x100;
+export const RECORD_FRAME_END = 0x200;
+export const OPT_RSV1 = 1;
+/** The bytes of ws_accept's digest (SHA-1). */
+export const WS_ACCEPT_BYTES = 20;
+
+/** websocket::FrameError, by number. */
+export const WS_FRAME_ERROR_CODES = [
+  '',
+  'ERR_WS_RESERVED_OPCODE',
+  'ERR_WS_RESERVED_BITS',
+  'ERR_WS_UNMASKED',
+  'ERR_WS_CONTROL_TOO_LONG',
+  'ERR_WS_CONTROL_FRAGMENTED',
+  'ERR_WS_TOO_BIG',
+  'ERR_WS_NON_MINIMAL_LENGTH',
+  'ERR_WS_UNEXPECTED_CONTINUATION',
+  'ERR_WS_EXPECTED_CONTINUATION',
 ] as const;

@@ -193,6 +193,34 @@ export class WasmCore {
     return rc;
   }
 
+  /**
+   * ws_decode over the loaded input, from the decoder state given (WS_STATE_WORDS words, updated
+   * in place); the records are in the table afterwards.
+   */
+  wsDecode(start: number, end: number, maxFrame: number, options: number, state: Uint32Array): number {
+    this.reclaimTable();
+    const table = this.table;
+    table.set(state);
+    let rc: number;
+    try {
+      rc = this.exports.ws_decode(start, end, maxFrame, options);
+    } catch (error) {
+      throw this.recover(error);
+    }
+    if (rc === ABI_MISUSE) throw new RangeError(`ws_decode(${start}, ${end}) outside the input buffer`);
+    state.set(table.subarray(0, state.length));
+    return rc;
+  }
+
+  /** SHA-1 of `key` (latin1 bytes) and the WebSocket GUID: the handshake's accept digest. */
+  wsAccept(key: Uint8Array): Uint8Array {
+    this.load(key);
+    this.reclaimTable();
+    const length = this.exports.ws_accept(key.length);
+    if (length === ABI_MISUSE) throw new RangeError('ws_accept outside the input buffer');
+    return new Uint8Array(this.table.buffer, this.table.byteOffset, length).slice();
+  }
+
   private recover(error: unknown): unknown {
     if (!(error instanceof WebAssembly.RuntimeError)) return error;
     this.reset();

@@ -6,6 +6,7 @@ import { LightResponse } from '../../src/server/light-response.js';
 import type { ServeOptions } from '../../src/server/options.js';
 import { requestTrailers, withTrailers } from '../../src/server/trailers.js';
 import { wasmCore } from '../../src/wasm/module.js';
+import { webSocketRoute } from '../websocket/app.js';
 
 const stats = { calls: 0, errors: [] as string[], aborted: 0, bodyBytes: 0, bigCalls: 0 };
 
@@ -159,6 +160,7 @@ async function handle(request: Request, info: { remoteAddress: string }): Promis
     }
   }
   if (url.pathname.startsWith('/hono/')) return hono.fetch(request);
+  if (url.pathname.startsWith('/ws/')) return webSocketRoute(request, url);
   return text('not found', 404);
 }
 

@@ -45,9 +45,26 @@ describe('ABI mirror', () => {
     expect(constant(rust('lib.rs'), 'ABI_MISUSE')).toBe(abi.ABI_MISUSE);
   });
 
+  it('WebSocket frame slots, record bits and error codes match wasm/src/websocket', () => {
+    const frame = rust('websocket/frame.rs');
+    for (const [name, value] of Object.entries(abi.WsFrame)) expect(constant(frame, name), name).toBe(value);
+    expect(abi.WS_STATE_WORDS).toBe(abi.WsFrame.RECORD_COUNT);
+    expect(constant(frame, 'RECORD_FRAME_START')).toBe(abi.RECORD_FRAME_START);
+    expect(constant(frame, 'RECORD_FRAME_END')).toBe(abi.RECORD_FRAME_END);
+    expect(constant(frame, 'OPT_RSV1')).toBe(abi.OPT_RSV1);
+    const variants = [...rust('websocket/error.rs').matchAll(/^\s+(\w+) = (\d+),/gm)];
+    expect(variants.length).toBe(abi.WS_FRAME_ERROR_CODES.length - 1);
+    for (const [, name, number] of variants) {
+      const code = 'ERR_WS_' + name.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
+      expect(abi.WS_FRAME_ERROR_CODES[Number(number)]).toBe(code);
+    }
+  });
+
   it('the module exports exactly the typed functions and imports only what the loader provides', () => {
     const exports = WebAssembly.Module.exports(wasmModule()).map((e) => e.name);
-    for (const name of ['memory', 'input_buffer', 'result_table', 'parse_head', 'decode_chunked']) expect(exports).toContain(name);
+    for (const name of ['memory', 'input_buffer', 'result_table', 'parse_head', 'decode_chunked', 'ws_decode', 'ws_accept']) {
+      expect(exports).toContain(name);
+    }
     const imports = WebAssembly.Module.imports(wasmModule()).map((i) => `${i.module}.${i.name}`);
     expect(imports).toEqual(['./wirespeed_wasm_bg.js.__wbindgen_init_externref_table']);
   });

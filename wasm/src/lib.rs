@@ -45,17 +45,22 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 pub mod hpack;
 pub mod http1;
+pub mod websocket;
 
 use hpack::decoder::{DecodedBlock, FIELD_WORDS};
 use hpack::encoder::HuffmanMode;
 use hpack::{Decoder, Encoder};
 use http1::chunked::{self, ChunkedLimits};
 use http1::head::{self, HeadOptions, MAX_HEADERS_LIMIT};
+use websocket::frame::{self as ws_frame, FrameLimits};
 
 /// Words in the result table: big enough for a head with MAX_HEADERS_LIMIT fields and for a
 /// chunked record with its spans and trailers.
 pub const RESULT_WORDS: usize = head::slot::FIELDS + 4 * MAX_HEADERS_LIMIT;
 const _: () = assert!(chunked::slot::TRAILERS + 4 * chunked::MAX_TRAILERS <= RESULT_WORDS);
+const _: () = assert!(
+    ws_frame::slot::RECORDS + ws_frame::RECORD_WORDS * ws_frame::MAX_RECORDS <= RESULT_WORDS
+);
 
 /// Returned when a caller passes a range outside the input buffer or a dead handle: a JS bug.
 pub const ABI_MISUSE: i32 = -1000;
@@ -344,6 +349,40 @@ pub fn decode_chunked(
                 Ok(n) => n as i32,
                 Err(e) => e.code(),
             }
+        })
+    })
+}
+
+/// Reads client WebSocket frames from input[start..end], resuming from the state in the table.
+#[wasm_bindgen]
+pub fn ws_decode(start: u32, end: u32, max_frame: u32, options: u32) -> i32 {
+    let limits = FrameLimits { max_frame, options };
+    INPUT.with_borrow_mut(|input| {
+        RESULT.with_borrow_mut(|table| {
+            let Some(buf) = input.get_mut(start as usize..end as usize) else {
+                return ABI_MISUSE;
+            };
+            match ws_frame::decode(buf, &limits, table) {
+                Ok(n) => n as i32,
+                Err(e) => e.code(),
+            }
+        })
+    })
+}
+
+/// The WebSocket handshake's accept digest for the key in input[0..len] (base64 is the caller's).
+#[wasm_bindgen]
+pub fn ws_accept(len: u32) -> i32 {
+    INPUT.with_borrow(|input| {
+        RESULT.with_borrow_mut(|table| {
+            let Some(key) = input.get(..len as usize) else {
+                return ABI_MISUSE;
+            };
+            let digest = websocket::accept::accept_digest(key);
+            for (word, bytes) in table.iter_mut().zip(digest.chunks_exact(4)) {
+                *word = u32::from_le_bytes(bytes.try_into().expect("4 bytes"));
+            }
+            digest.len() as i32
         })
     })
 }

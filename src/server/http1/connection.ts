@@ -1,6 +1,8 @@
 // One HTTP/1.1 connection: bytes in through the wasm parser, one exchange at a time (pipelined
 // requests wait in the parser, so responses go out in order), responses out through the writer.
-// Runtime-agnostic: the adapter hands in a Transport and forwards its events.
+// A WebSocket upgrade the handler accepts switches the connection: from then on every event goes
+// to the WebSocket connection. Runtime-agnostic: the adapter hands in a Transport and forwards
+// its events.
 import { HttpParseError } from '../../http1/errors.js';
 import type { HeaderList } from '../../fields.js';
 import type { RequestHead } from '../../http1/head.js';
@@ -14,6 +16,8 @@ import { discardResponse } from '../prepare-response.js';
 import { writeResponse, type WriteTarget } from '../response-writer.js';
 import { PLAIN_FIELDS, plainResponse, plainText } from '../plain-response.js';
 import { headTimeout, type ConnectionHost, type ConnectionInfo, type ServerConnection, type Transport } from '../connection.js';
+import { WebSocketConnection } from '../websocket/connection.js';
+import { abandonUpgrade, acceptsUpgrade, upgradeFields, type PendingUpgrade } from '../websocket/upgrade.js';
 
 /** The server never switches protocols (it answers Upgrade requests as plain HTTP/1.1, RFC 9110 §7.8). */
 class ServerRequestParser extends RequestParser {
@@ -95,6 +99,11 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
   private drainWaiters: (() => void)[] = [];
   private readonly info: ConnectionInfo;
   private readonly scheme: string;
+  /** After a WebSocket upgrade: the connection that has the transport now. */
+  private upgraded: WebSocketConnection | null = null;
+  /** Inside the parser's execute (bytes after an upgrade are handed over once it returns). */
+  private parsing = false;
+  private handedOver = false;
 
   constructor(
     readonly transport: Transport,
@@ -114,6 +123,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
   // ---- transport events ----
 
   onData(chunk: Uint8Array): void {
+    if (this.upgraded) return this.upgraded.onData(chunk);
     if (this.closed || (this.ending && !this.exchange)) return;
     this.receiving = true;
     if (this.deadlineKind === DEADLINE_IDLE) {
@@ -121,11 +131,15 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
       this.setDeadline(DEADLINE_HEAD, this.requestStart + headTimeout(this.host.options));
     }
     this.transport.cork();
+    this.parsing = true;
     this.parse(() => this.parser.execute(chunk));
+    this.parsing = false;
+    if (this.upgraded) this.handOver(this.upgraded);
     this.transport.uncork();
   }
 
   onEnd(): void {
+    if (this.upgraded) return this.upgraded.onEnd();
     if (this.closed) return;
     const exchange = this.exchange;
     // A body cut short by the client's end is the client's bad framing: 400, as node:http answers,
@@ -143,6 +157,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
   }
 
   onDrain(): void {
+    if (this.upgraded) return this.upgraded.onDrain();
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
     for (const wake of waiters) wake();
@@ -153,11 +168,13 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
   }
 
   onClose(): void {
+    if (this.upgraded) return this.upgraded.onClose();
     if (this.closed) return;
     this.closed = true;
     this.deadlineKind = DEADLINE_NONE;
     const exchange = this.exchange;
     if (exchange && !exchange.responseDone) exchange.cancel(new Error('the connection closed before the response was sent'));
+    if (exchange?.upgrade) abandonUpgrade(exchange.upgrade);
     this.onDrain();
     this.host.connectionClosed(this.transport);
   }
@@ -186,6 +203,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
       host,
       body: exchange.body,
       signal: () => exchange.signal(),
+      exchange,
     });
     exchange.request = asRequest(request);
     const response = this.host.respond(exchange.request, this.info);
@@ -208,6 +226,8 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
   }
 
   onComplete(): void {
+    // Switched to WebSocket while the handler ran inside onHead: nothing of HTTP is left to do.
+    if (this.upgraded) return;
     const exchange = this.exchange!;
     exchange.requestComplete = true;
     exchange.body?.end();
@@ -222,6 +242,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
 
   /** Called by the server's sweep: enforces the deadline that runs. */
   checkDeadline(now: number): void {
+    if (this.upgraded) return this.upgraded.checkDeadline(now);
     if (this.deadlineKind === DEADLINE_NONE || now < this.deadline) return;
     const kind = this.deadlineKind;
     this.deadlineKind = DEADLINE_NONE;
@@ -234,6 +255,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
 
   /** Graceful shutdown: an idle connection closes now, a busy one after its response. */
   shutdown(): void {
+    if (this.upgraded) return this.upgraded.shutdown();
     if (this.closed) return;
     const exchange = this.exchange;
     if (!exchange) return this.end();
@@ -243,6 +265,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
   }
 
   destroy(error?: unknown): void {
+    if (this.upgraded) return this.upgraded.destroy();
     if (error !== undefined) this.exchange?.cancel(error instanceof Error ? error : new Error(String(error)));
     this.transport.destroy();
   }
@@ -326,6 +349,12 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
 
   private sendResponse(exchange: Http1Exchange, response: Response): void {
     if (this.closed || exchange.responseStarted) return discardResponse(response);
+    const upgrade = exchange.upgrade;
+    if (upgrade) {
+      exchange.upgrade = null;
+      if (acceptsUpgrade(response, upgrade)) return this.switchToWebSocket(exchange, response, upgrade);
+      abandonUpgrade(upgrade);
+    }
     exchange.responseStarted = true;
     if (!exchange.requestComplete && exchange.body) {
       // A client waiting for 100 Continue never sent its body: the connection cannot be reused.
@@ -371,6 +400,38 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     if (exchange.requestComplete) return this.nextRequest();
     // Answered before the body was read: drop the rest of it, then go on.
     exchange.body?.discard();
+  }
+
+  /** Answers 101 Switching Protocols (RFC 6455 §4.2.2) and hands the transport to a WebSocket connection. */
+  private switchToWebSocket(exchange: Http1Exchange, response: Response, upgrade: PendingUpgrade): void {
+    let head: string;
+    try {
+      head = writeResponseHead({ status: 101, headers: upgradeFields(response, upgrade), body: 'none' });
+    } catch (error) {
+      abandonUpgrade(upgrade);
+      return this.sendResponse(exchange, this.host.internalError(error));
+    }
+    discardResponse(response);
+    exchange.responseStarted = exchange.responseDone = true;
+    this.transport.write(head);
+    this.deadlineKind = DEADLINE_NONE;
+    this.exchange = null;
+    // Bytes after the head wait in the paused parser; they are the WebSocket's now.
+    this.parser.pause();
+    this.pausedBy = 0;
+    this.transport.resume();
+    const connection = new WebSocketConnection(this.transport, this.host, upgrade.socket, upgrade.options);
+    this.upgraded = connection;
+    if (!this.parsing) this.handOver(connection);
+  }
+
+  /** Opens the WebSocket and gives it what the client sent after its handshake. */
+  private handOver(connection: WebSocketConnection): void {
+    if (this.handedOver) return;
+    this.handedOver = true;
+    const held = this.parser.takeHeld();
+    connection.start();
+    if (held?.length) connection.onData(held);
   }
 
   /** The exchange is over: take the next pipelined request, or wait idle. */

@@ -1,0 +1,198 @@
+// One WebSocket connection after its handshake (RFC 6455 §5-7): frames in through the wasm
+// decoder and the message reader, events out to the handler's ServerWebSocket, its messages out
+// as frames. It answers pings, sends its own when the client is silent, runs the closing
+// handshake and fails the connection with the right close code. Runtime-agnostic, like the
+// HTTP/1.1 connection it takes the Transport over from.
+import { CloseCode, closePayload } from '../../websocket/close.js';
+import { WebSocketError } from '../../websocket/errors.js';
+import { FrameDecoder } from '../../websocket/frame-decoder.js';
+import { encodeFrame, Opcode } from '../../websocket/frame.js';
+import { MessageReader, type MessageSink } from '../../websocket/message-reader.js';
+import type { ConnectionHost, ServerConnection, Transport } from '../connection.js';
+import { socketControl, type ServerWebSocket, type SocketLink } from './socket.js';
+
+/**
+ * After our Close frame, how long the client has to answer with its own before the connection is
+ * cut (a client that is there answers within a round trip; ws waits 30 s, which holds a dead
+ * peer's socket that long).
+ */
+export const CLOSE_TIMEOUT_MS = 5_000;
+/**
+ * The most frames one message may be split into: each costs a header's work for as little as one
+ * byte. Browsers and `ws` send a message in one frame; 4,096 lets a streamed 64 MiB message go in
+ * 16 KiB frames.
+ */
+export const MAX_FRAGMENTS = 4_096;
+
+export interface ResolvedWebSocketOptions {
+  /** The most bytes of one message (1009 past it). */
+  readonly maxPayload: number;
+  /** Milliseconds without a frame from the client before it is pinged, and again before it is cut; 0: never. */
+  readonly idleTimeout: number;
+}
+
+const EMPTY = new Uint8Array(0);
+
+export class WebSocketConnection implements ServerConnection, SocketLink, MessageSink {
+  closed = false;
+  private readonly decoder: FrameDecoder;
+  private closeSentAt = 0;
+  private closeReceived: { code: number; reason: string } | null = null;
+  /** Why we failed the connection, once we did. */
+  private failure: WebSocketError | null = null;
+  private lastReceived = Date.now();
+  private pingSentAt = 0;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly host: ConnectionHost,
+    private readonly socket: ServerWebSocket,
+    private readonly options: ResolvedWebSocketOptions,
+  ) {
+    const reader = new MessageReader(this, { maxPayload: options.maxPayload, maxFragments: MAX_FRAGMENTS });
+    this.decoder = new FrameDecoder(reader, { maxFrame: options.maxPayload });
+  }
+
+  /** The handshake's answer is out: the socket opens. */
+  start(): void {
+    socketControl.open(this.socket, this);
+  }
+
+  // ---- transport events ----
+
+  onData(chunk: Uint8Array): void {
+    // §5.5.1: nothing the client sends after its Close frame is read.
+    if (this.closed || this.failure || this.closeReceived) return;
+    this.lastReceived = Date.now();
+    this.pingSentAt = 0;
+    this.transport.cork();
+    try {
+      this.decoder.push(chunk);
+    } catch (error) {
+      this.fail(error);
+    }
+    // A client that does not read what it is sent stops being read (its echoes cannot pile up).
+    if (this.transport.needsDrain) this.transport.pause();
+    this.transport.uncork();
+  }
+
+  onEnd(): void {
+    // The client sends no more: without its Close frame, the connection closed abnormally (1006).
+    this.transport.end();
+  }
+
+  onDrain(): void {
+    if (!this.closed) this.transport.resume();
+  }
+
+  onClose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const received = this.closeReceived;
+    const failure = this.failure;
+    if (received) socketControl.closed(this.socket, received.code, received.reason, this.closeSentAt > 0);
+    else if (failure) socketControl.closed(this.socket, failure.closeCode, failure.code, false);
+    else socketControl.closed(this.socket, CloseCode.ABNORMAL, '', false);
+    this.host.connectionClosed(this.transport);
+  }
+
+  // ---- server events ----
+
+  checkDeadline(now: number): void {
+    if (this.closed) return;
+    if (this.closeSentAt) {
+      if (now > this.closeSentAt + CLOSE_TIMEOUT_MS) this.transport.destroy();
+      return;
+    }
+    const idle = this.options.idleTimeout;
+    if (!idle) return;
+    if (this.pingSentAt) {
+      // No frame at all since our ping: the client is gone.
+      if (now > this.pingSentAt + idle) this.transport.destroy();
+    } else if (now > this.lastReceived + idle) {
+      this.pingSentAt = now;
+      this.transport.write(encodeFrame(Opcode.PING, EMPTY));
+    }
+  }
+
+  /** The server is closing: 1001 Going Away (§7.4.1), then the client's Close ends it. */
+  shutdown(): void {
+    if (this.closed || this.closeSentAt) return;
+    socketControl.closing(this.socket);
+    this.sendClose(CloseCode.GOING_AWAY, 'the server is shutting down');
+  }
+
+  destroy(): void {
+    this.transport.destroy();
+  }
+
+  // ---- MessageSink ----
+
+  text(data: string): void {
+    socketControl.message(this.socket, data);
+  }
+
+  binary(data: Uint8Array): void {
+    socketControl.message(this.socket, data);
+  }
+
+  ping(payload: Uint8Array): void {
+    // §5.5.2: a Pong with the Ping's payload, unless we are closing.
+    if (!this.closeSentAt) this.transport.write(encodeFrame(Opcode.PONG, payload));
+  }
+
+  pong(): void {
+    // Any frame shows the client is there (onData noted it).
+  }
+
+  close(code: number, reason: string): void {
+    this.closeReceived = { code, reason };
+    socketControl.closing(this.socket);
+    // §5.5.1: answer with a Close frame, echoing the code (and the reason, as ws does); then the
+    // server closes the TCP connection first (§7.1.1).
+    if (!this.closeSentAt) this.sendClose(code === CloseCode.NO_STATUS ? undefined : code, reason);
+    this.transport.end();
+  }
+
+  // ---- SocketLink ----
+
+  sendMessage(opcode: number, payload: Uint8Array): void {
+    if (this.closed || this.closeSentAt) return;
+    this.transport.write(encodeFrame(opcode, payload));
+  }
+
+  startClose(code: number | undefined, reason: string): void {
+    if (this.closed || this.closeSentAt) return;
+    this.sendClose(code, reason);
+  }
+
+  get bufferedAmount(): number {
+    return this.transport.bufferedAmount;
+  }
+
+  reportError(error: unknown): void {
+    this.host.reportError(error, null);
+  }
+
+  // ---- internals ----
+
+  private sendClose(code: number | undefined, reason: string): void {
+    this.closeSentAt = Date.now();
+    this.transport.write(encodeFrame(Opcode.CLOSE, closePayload(code, reason)));
+  }
+
+  /** Fails the connection (§7.1.7): a Close frame with the error's code, then the end. */
+  private fail(error: unknown): void {
+    let failure: WebSocketError;
+    if (error instanceof WebSocketError) failure = error;
+    else {
+      // Not the client's fault: our bug, or a handler's throw that reached here.
+      this.host.reportError(error, null);
+      failure = new WebSocketError('ERR_WS_INTERNAL', 'internal error', CloseCode.INTERNAL_ERROR);
+    }
+    this.failure = failure;
+    socketControl.error(this.socket, failure);
+    if (!this.closeSentAt) this.sendClose(failure.closeCode, failure.code);
+    this.transport.end();
+  }
+}

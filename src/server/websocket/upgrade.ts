@@ -1,0 +1,112 @@
+// `upgradeWebSocket(request)`: the web-standard way to accept a WebSocket (the shape of
+// Deno.upgradeWebSocket). It checks the handshake, makes the socket and the response, and leaves
+// the upgrade on the request's exchange; the connection switches protocols when the handler
+// returns that response (or one a middleware re-made from it: it is recognised by its
+// Sec-WebSocket-Accept field, not by identity).
+//
+// The response's status is 200, not 101: the Fetch standard's Response refuses 101 (a RangeError),
+// so middleware that re-makes a response (`new Response(res.body, res)`, as hono's cors does) would
+// fail on a 101. The connection writes 101 Switching Protocols on HTTP/1.1.
+import { InvalidOptionError, OptionRangeError } from '../../errors.js';
+import { acceptValue, checkHandshake, WebSocketHandshakeError } from '../../websocket/handshake.js';
+import { requestExchangeOf } from '../request.js';
+import type { ResolvedWebSocketOptions } from './connection.js';
+import { socketControl, ServerWebSocket } from './socket.js';
+
+export interface WebSocketOptions {
+  /** The subprotocol to answer with; it must be one the client offered. Default: none. */
+  protocol?: string;
+  /**
+   * Seconds without a frame from the client before the server pings it, and again before it cuts
+   * the connection (as Deno's `idleTimeout`). Default 120; 0 turns it off.
+   */
+  idleTimeout?: number;
+  /**
+   * The most bytes of one message, all its frames together; a larger one closes the connection
+   * with 1009. Default 1 MiB: a message is held whole before it is delivered, so this bounds the
+   * memory each connection can make the server hold (ws's 100 MiB lets 100 clients take 10 GiB).
+   */
+  maxPayload?: number;
+}
+
+export const DEFAULT_IDLE_TIMEOUT_S = 120;
+export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
+
+/** An accepted handshake, waiting for the handler's response. */
+export interface PendingUpgrade {
+  readonly socket: ServerWebSocket;
+  /** The Sec-WebSocket-Accept value the response carries (HTTP/1.1). */
+  readonly accept: string;
+  readonly options: ResolvedWebSocketOptions;
+}
+
+const OPTIONS = ['protocol', 'idleTimeout', 'maxPayload'];
+
+function resolveOptions(options: WebSocketOptions): ResolvedWebSocketOptions {
+  if (options === null || typeof options !== 'object')
+    throw new InvalidOptionError('options', 'upgradeWebSocket options must be an object');
+  for (const name of Object.keys(options)) {
+    if (!OPTIONS.includes(name)) throw new InvalidOptionError(name, `upgradeWebSocket() has no option "${name}"`);
+  }
+  const idle = options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_S;
+  if (typeof idle !== 'number' || !(idle >= 0) || !Number.isFinite(idle))
+    throw new OptionRangeError('idleTimeout', `idleTimeout must be a number of seconds >= 0, got ${String(idle)}`);
+  const maxPayload = options.maxPayload ?? DEFAULT_MAX_PAYLOAD;
+  if (!Number.isSafeInteger(maxPayload) || maxPayload < 1)
+    throw new OptionRangeError('maxPayload', `maxPayload must be a positive integer, got ${String(maxPayload)}`);
+  return { maxPayload, idleTimeout: idle * 1000 };
+}
+
+/**
+ * Accepts a WebSocket upgrade of `request` (received by a wirespeed server): return `response`
+ * from the handler and `socket` opens once the handshake's answer is out. Throws a TypeError
+ * (WebSocketHandshakeError, whose `status` is the answer to give) when the request is not a
+ * valid upgrade.
+ */
+export function upgradeWebSocket(request: Request, options: WebSocketOptions = {}): { socket: ServerWebSocket; response: Response } {
+  const resolved = resolveOptions(options);
+  const exchange = requestExchangeOf(request);
+  if (!exchange) throw new TypeError('upgradeWebSocket: the request was not received by a wirespeed server');
+  if (exchange.upgrade) throw new TypeError('upgradeWebSocket: the request was already upgraded');
+  const handshake = checkHandshake(request, false);
+  if (exchange.body) throw new WebSocketHandshakeError('a handshake request has no body (§4.1)');
+  const protocol = options.protocol;
+  if (protocol !== undefined && !handshake.protocols.includes(protocol)) {
+    throw new TypeError(`upgradeWebSocket: the client did not offer the subprotocol ${JSON.stringify(protocol)}`);
+  }
+  const accept = acceptValue(handshake.key!);
+  const url = request.url.replace(/^http/, 'ws');
+  const socket = new ServerWebSocket(url, protocol ?? '');
+  const headers: [string, string][] = [
+    ['upgrade', 'websocket'],
+    ['connection', 'Upgrade'],
+    ['sec-websocket-accept', accept],
+  ];
+  if (protocol) headers.push(['sec-websocket-protocol', protocol]);
+  exchange.upgrade = { socket, accept, options: resolved };
+  return { socket, response: new Response(null, { headers }) };
+}
+
+/** Whether `response` answers the pending upgrade (it carries its accept value). */
+export function acceptsUpgrade(response: Response, pending: PendingUpgrade): boolean {
+  return response.headers.get('sec-websocket-accept') === pending.accept;
+}
+
+/** The handler answered without the upgrade: the socket that never opened is closed (1006). */
+export function abandonUpgrade(pending: PendingUpgrade): void {
+  socketControl.closed(pending.socket, 1006, '', false);
+}
+
+/** Fields of the upgrade answer that are the handshake's, or framing: the connection writes its own. */
+const HANDSHAKE_FIELDS = new Set(['upgrade', 'connection', 'sec-websocket-accept', 'content-length', 'transfer-encoding', 'keep-alive']);
+
+/** The 101's fields: the handshake's, then whatever else the response carries (cookies, a middleware's headers). */
+export function upgradeFields(response: Response, pending: PendingUpgrade): [string, string][] {
+  const fields: [string, string][] = [
+    ['Upgrade', 'websocket'],
+    ['Connection', 'Upgrade'],
+    ['Sec-WebSocket-Accept', pending.accept],
+  ];
+  for (const [name, value] of response.headers) if (!HANDSHAKE_FIELDS.has(name)) fields.push([name, value]);
+  return fields;
+}

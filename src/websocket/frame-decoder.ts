@@ -1,0 +1,108 @@
+// Client frames in: each read goes to wasm once (ws_decode checks every header and unmasks the
+// payloads in place), and the records it leaves say where each payload piece is. A header cut
+// by the end of a read is kept and joined to the next one.
+import { concat } from '../bytes.js';
+import { RECORD_FRAME_END, RECORD_FRAME_START, WS_FRAME_ERROR_CODES, WS_STATE_WORDS, WsFrame } from '../wasm/abi.js';
+import { wasmCore } from '../wasm/module.js';
+import { CloseCode } from './close.js';
+import { WebSocketError, type WebSocketErrorCode } from './errors.js';
+
+/** What the decoder reports, in order, for each frame. */
+export interface FrameSink {
+  /** A frame begins: its first byte (FIN, RSV1-3, opcode) and its whole payload length. */
+  frameStart(first: number, length: number): void;
+  /** A piece of the frame's payload, unmasked: a copy, the sink's to keep. */
+  payload(bytes: Uint8Array): void;
+  /** The frame's payload is complete. */
+  frameEnd(): void;
+}
+
+export interface FrameDecoderOptions {
+  /** The most payload bytes one frame may carry (a larger one fails with 1009 from its header alone). */
+  maxFrame: number;
+  /** OPT_* bits (OPT_RSV1 once permessage-deflate is negotiated). */
+  options?: number;
+}
+
+const NONE = -1;
+/** The most a frame length may be in the ABI (a u32). */
+const MAX_FRAME_LIMIT = 0xffff_ffff;
+
+export class FrameDecoder {
+  private readonly core = wasmCore();
+  private readonly state = new Uint32Array(WS_STATE_WORDS);
+  private held: Uint8Array | null = null;
+  private readonly maxFrame: number;
+  private readonly options: number;
+
+  constructor(
+    private readonly sink: FrameSink,
+    { maxFrame, options = 0 }: FrameDecoderOptions,
+  ) {
+    this.maxFrame = Math.min(maxFrame, MAX_FRAME_LIMIT);
+    this.options = options;
+  }
+
+  /** Reads `chunk`; throws WebSocketError on the first frame that breaks the protocol or the limit. */
+  push(chunk: Uint8Array): void {
+    const data = this.held ? concat(this.held, chunk) : chunk;
+    this.held = null;
+    let pos = 0;
+    for (;;) {
+      const core = this.core;
+      core.load(pos ? data.subarray(pos) : data);
+      const rc = core.wsDecode(0, data.length - pos, this.maxFrame, this.options, this.state);
+      if (rc < 0) throw frameError(rc);
+      // Everything is copied out of wasm memory before the sink runs: it may use the core itself.
+      const table = core.table;
+      const count = table[WsFrame.RECORD_COUNT];
+      const input = core.bytes;
+      const base = core.inputPtr;
+      const bits: number[] = new Array<number>(count);
+      const lengths: number[] = new Array<number>(count);
+      const pieces: (Uint8Array | null)[] = new Array<Uint8Array | null>(count);
+      for (let i = 0; i < count; i++) {
+        const at = WsFrame.RECORDS + i * WsFrame.RECORD_WORDS;
+        bits[i] = table[at];
+        const offset = base + table[at + 1];
+        const length = table[at + 2];
+        pieces[i] = length ? input.slice(offset, offset + length) : null;
+        lengths[i] = bits[i] & RECORD_FRAME_START ? table[at + 3] : NONE;
+      }
+      for (let i = 0; i < count; i++) {
+        if (lengths[i] !== NONE) this.sink.frameStart(bits[i] & 0xff, lengths[i]);
+        const piece = pieces[i];
+        if (piece) this.sink.payload(piece);
+        if (bits[i] & RECORD_FRAME_END) this.sink.frameEnd();
+      }
+      pos += rc;
+      // A full set of records: more frames may follow in this read. Otherwise what is left is a
+      // header cut short.
+      if (count < WsFrame.MAX_RECORDS || pos === data.length) break;
+    }
+    if (pos < data.length) this.held = data.slice(pos);
+  }
+}
+
+function frameError(rc: number): WebSocketError {
+  const code = WS_FRAME_ERROR_CODES[-rc] as WebSocketErrorCode | undefined;
+  if (!code) return new WebSocketError('ERR_WS_RESERVED_BITS', `unknown frame error ${rc}`);
+  return new WebSocketError(
+    code,
+    FRAME_ERROR_MESSAGES[code],
+    code === 'ERR_WS_TOO_BIG' ? CloseCode.MESSAGE_TOO_BIG : CloseCode.PROTOCOL_ERROR,
+  );
+}
+
+/** What each wasm error number means, with its RFC 6455 section (the decoder returns numbers only). */
+const FRAME_ERROR_MESSAGES: Record<string, string> = {
+  ERR_WS_RESERVED_OPCODE: 'a frame with a reserved opcode (§5.2)',
+  ERR_WS_RESERVED_BITS: 'a frame with RSV bits no extension defines (§5.2)',
+  ERR_WS_UNMASKED: 'an unmasked client frame (§5.1)',
+  ERR_WS_CONTROL_TOO_LONG: 'a control frame over 125 bytes (§5.5)',
+  ERR_WS_CONTROL_FRAGMENTED: 'a fragmented control frame (§5.5)',
+  ERR_WS_TOO_BIG: 'a frame over the payload limit',
+  ERR_WS_NON_MINIMAL_LENGTH: 'a payload length not in its shortest form, or over 2^63 (§5.2)',
+  ERR_WS_UNEXPECTED_CONTINUATION: 'a continuation frame with no message to continue (§5.4)',
+  ERR_WS_EXPECTED_CONTINUATION: 'a new message before the fragmented one ended (§5.4)',
+};

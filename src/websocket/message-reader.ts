@@ -1,0 +1,109 @@
+// Frames into messages (RFC 6455 §5.4-5.6): fragments joined, control frames taken as they come
+// (also between the fragments of a message), text checked as strict UTF-8 piece by piece so bad
+// bytes fail the connection as soon as they arrive (1007), sizes held to the limits before the
+// payload is read (1009).
+import { concatAll } from '../bytes.js';
+import { CloseCode, parseClosePayload } from './close.js';
+import { WebSocketError } from './errors.js';
+import type { FrameSink } from './frame-decoder.js';
+import { Opcode } from './frame.js';
+
+/** What a reader reports. */
+export interface MessageSink {
+  text(data: string): void;
+  binary(data: Uint8Array): void;
+  ping(payload: Uint8Array): void;
+  pong(payload: Uint8Array): void;
+  /** A Close frame: its code (1005 when it had none) and reason, both checked. */
+  close(code: number, reason: string): void;
+}
+
+export interface MessageLimits {
+  /** The most bytes of one message, all its fragments together. */
+  maxPayload: number;
+  /** The most frames one message may be split into (each costs work for a byte or two). */
+  maxFragments: number;
+}
+
+const FIN = 0x80;
+const EMPTY = new Uint8Array(0);
+
+export class MessageReader implements FrameSink {
+  /** The frame being read: its first byte. */
+  private frame = 0;
+  private controlParts: Uint8Array[] = [];
+  /** The data message being read: TEXT or BINARY, 0 between messages. */
+  private message = 0;
+  private messageBytes = 0;
+  private fragments = 0;
+  private parts: Uint8Array[] = [];
+  private text = '';
+  private readonly utf8 = new TextDecoder('utf-8', { fatal: true });
+
+  constructor(
+    private readonly sink: MessageSink,
+    private readonly limits: MessageLimits,
+  ) {}
+
+  frameStart(first: number, length: number): void {
+    this.frame = first;
+    const opcode = first & 0x0f;
+    if (opcode >= Opcode.CLOSE) {
+      this.controlParts = [];
+      return;
+    }
+    if (opcode !== Opcode.CONTINUATION) {
+      this.message = opcode;
+      this.messageBytes = this.fragments = 0;
+    }
+    if (++this.fragments > this.limits.maxFragments) {
+      throw new WebSocketError(
+        'ERR_WS_TOO_MANY_FRAGMENTS',
+        `a message in more than ${this.limits.maxFragments} frames`,
+        CloseCode.POLICY_VIOLATION,
+      );
+    }
+    this.messageBytes += length;
+    if (this.messageBytes > this.limits.maxPayload) {
+      throw new WebSocketError('ERR_WS_MESSAGE_TOO_BIG', `a message over ${this.limits.maxPayload} bytes`, CloseCode.MESSAGE_TOO_BIG);
+    }
+  }
+
+  payload(bytes: Uint8Array): void {
+    if ((this.frame & 0x0f) >= Opcode.CLOSE) this.controlParts.push(bytes);
+    else if (this.message === Opcode.TEXT) this.text += this.decode(bytes, true);
+    else this.parts.push(bytes);
+  }
+
+  frameEnd(): void {
+    const opcode = this.frame & 0x0f;
+    if (opcode >= Opcode.CLOSE) return this.control(opcode, this.controlParts.length ? concatAll(this.controlParts) : EMPTY);
+    if (!(this.frame & FIN)) return;
+    const message = this.message;
+    this.message = 0;
+    if (message === Opcode.TEXT) {
+      const text = this.text + this.decode(EMPTY, false);
+      this.text = '';
+      return this.sink.text(text);
+    }
+    const parts = this.parts;
+    this.parts = [];
+    this.sink.binary(parts.length ? concatAll(parts) : EMPTY);
+  }
+
+  private control(opcode: number, payload: Uint8Array): void {
+    if (opcode === Opcode.PING) return this.sink.ping(payload);
+    if (opcode === Opcode.PONG) return this.sink.pong(payload);
+    const { code, reason } = parseClosePayload(payload);
+    this.sink.close(code, reason);
+  }
+
+  /** Strict UTF-8 (§8.1): a piece may end inside a character; `stream` false checks the end too. */
+  private decode(bytes: Uint8Array, stream: boolean): string {
+    try {
+      return this.utf8.decode(bytes, { stream });
+    } catch {
+      throw new WebSocketError('ERR_WS_INVALID_UTF8', 'a text message that is not valid UTF-8 (§8.1)', CloseCode.INVALID_DATA);
+    }
+  }
+}

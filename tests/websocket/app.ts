@@ -1,0 +1,78 @@
+// The WebSocket routes of the test app (tests/server/app.ts serves them under /ws/), on Node and
+// on Deno alike. What the sockets saw (events, close codes) is reported at /ws/stats.
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+import { upgradeWebSocket as honoUpgradeWebSocket } from '../../src/hono/index.js';
+import { WebSocketHandshakeError } from '../../src/websocket/handshake.js';
+import { upgradeWebSocket } from '../../src/server/websocket/upgrade.js';
+
+/** Events seen by the sockets, by the `id` query parameter of their request. */
+const events = new Map<string, string[]>();
+const record = (id: string, event: string) => {
+  const list = events.get(id) ?? [];
+  list.push(event);
+  events.set(id, list);
+};
+
+const hono = new Hono().basePath('/ws/hono');
+hono.use(cors());
+hono.get(
+  '/echo',
+  honoUpgradeWebSocket(() => ({
+    onMessage(event, ws) {
+      ws.send(typeof event.data === 'string' ? `hono: ${event.data}` : (event.data as ArrayBuffer));
+    },
+  })),
+);
+
+export async function webSocketRoute(request: Request, url: URL): Promise<Response> {
+  const q = url.searchParams;
+  const id = q.get('id') ?? '';
+  switch (url.pathname) {
+    case '/ws/stats':
+      return Response.json(Object.fromEntries(events));
+    case '/ws/echo': {
+      let upgraded;
+      try {
+        upgraded = upgradeWebSocket(request, {
+          protocol: q.get('protocol') ?? undefined,
+          maxPayload: q.has('maxPayload') ? Number(q.get('maxPayload')) : undefined,
+          idleTimeout: q.has('idle') ? Number(q.get('idle')) : undefined,
+        });
+      } catch (error) {
+        if (!(error instanceof WebSocketHandshakeError)) throw error;
+        const headers: Record<string, string> = error.status === 426 ? { 'sec-websocket-version': '13' } : {};
+        return new Response(error.message, { status: error.status, headers });
+      }
+      const { socket, response } = upgraded;
+      socket.binaryType = 'arraybuffer';
+      socket.onopen = () => record(id, `open ${socket.protocol}`);
+      socket.onmessage = (event) => {
+        const data = (event as MessageEvent).data as string | ArrayBuffer;
+        if (data === 'close-me') return socket.close(4000, 'asked to');
+        if (data === 'blob') return socket.send(new Blob(['from ', 'a blob']));
+        if (data === 'throw') throw new Error('onmessage threw');
+        if (data === 'url') return socket.send(socket.url);
+        socket.send(data);
+      };
+      socket.onerror = (event) => record(id, `error ${(event as Event & { error?: { code?: string } }).error?.code ?? ''}`);
+      socket.onclose = (event) => {
+        const close = event as CloseEvent;
+        record(id, `close ${close.code} ${close.wasClean} ${close.reason}`);
+      };
+      response.headers.set('set-cookie', 'ws=1');
+      return response;
+    }
+    case '/ws/refused': {
+      // Accepts the handshake, then answers something else: the socket never opens.
+      const { socket } = upgradeWebSocket(request);
+      socket.onclose = (event) => record(id, `close ${(event as CloseEvent).code}`);
+      return new Response('no upgrade for you', { status: 403 });
+    }
+    case '/ws/not-upgraded':
+      // A plain answer to a plain GET (the parser must go on with the next request).
+      return new Response('plain');
+  }
+  if (url.pathname.startsWith('/ws/hono/')) return hono.fetch(request);
+  return new Response('not found', { status: 404 });
+}

@@ -1,0 +1,207 @@
+// The runtime-agnostic WebSocket pieces: the wasm frame decoder behind FrameDecoder, the message
+// reader's limits and UTF-8 checks, close payloads and the handshake's rules.
+import { describe, expect, it } from 'vitest';
+import {
+  acceptValue,
+  checkHandshake,
+  closePayload,
+  encodeFrame,
+  FrameDecoder,
+  frameHeader,
+  isValidWireCloseCode,
+  MessageReader,
+  offeredProtocols,
+  parseClosePayload,
+  WebSocketError,
+  WebSocketHandshakeError,
+  type MessageSink,
+} from '../../src/websocket/index.js';
+import { clientFrame, closeFrame } from './raw-client.js';
+
+type Event = [kind: string, value: string | number[]];
+
+/** A decoder and reader that record what they deliver. */
+function reader(limits = { maxPayload: 1 << 20, maxFragments: 100 }) {
+  const events: Event[] = [];
+  const sink: MessageSink = {
+    text: (data) => events.push(['text', data]),
+    // Long payloads compared by length and checksum (deep-comparing 70,000 numbers 400 times is slow).
+    binary: (data) => events.push(['binary', [data.length, data.reduce((sum, byte) => (sum * 31 + byte) >>> 0, 0)]]),
+    ping: (payload) => events.push(['ping', [...payload]]),
+    pong: (payload) => events.push(['pong', [...payload]]),
+    close: (code, reason) => events.push(['close', `${code} ${reason}`]),
+  };
+  const decoder = new FrameDecoder(new MessageReader(sink, limits), { maxFrame: limits.maxPayload });
+  return { decoder, events };
+}
+
+const errorOf = (fn: () => void) => {
+  try {
+    fn();
+  } catch (error) {
+    return error as WebSocketError;
+  }
+  return null;
+};
+
+describe('FrameDecoder + MessageReader', () => {
+  const wire = Buffer.concat([
+    clientFrame(0x81, 'héllo'),
+    clientFrame(0x02, Buffer.alloc(200, 1)),
+    clientFrame(0x89, 'ping!'),
+    clientFrame(0x00, Buffer.alloc(70_000, 2)),
+    clientFrame(0x8a, ''),
+    clientFrame(0x80, Buffer.from([3])),
+    clientFrame(0x01, Buffer.from('✓'.repeat(3)).subarray(0, 4)),
+    clientFrame(0x80, Buffer.from('✓'.repeat(3)).subarray(4)),
+    closeFrame(1000, 'bye'),
+  ]);
+  const expected: Event[] = [
+    ['text', 'héllo'],
+    ['ping', [...Buffer.from('ping!')]],
+    ['pong', []],
+    [
+      'binary',
+      ((data: Uint8Array) => [data.length, data.reduce((sum, byte) => (sum * 31 + byte) >>> 0, 0)])(
+        Buffer.concat([Buffer.alloc(200, 1), Buffer.alloc(70_000, 2), Buffer.from([3])]),
+      ),
+    ],
+    ['text', '✓✓✓'],
+    ['close', '1000 bye'],
+  ];
+
+  it('delivers the same messages however the input is split (every split point for the first 400 bytes)', () => {
+    for (let split = 1; split < 400; split++) {
+      const { decoder, events } = reader();
+      decoder.push(wire.subarray(0, split));
+      decoder.push(wire.subarray(split));
+      expect(events, `split at ${split}`).toEqual(expected);
+    }
+  });
+
+  it('delivers the same messages fed one byte at a time, and in pieces of many sizes', () => {
+    for (const step of [1, 3, 7, 64, 4096, wire.length]) {
+      const { decoder, events } = reader();
+      for (let i = 0; i < wire.length; i += step) decoder.push(wire.subarray(i, i + step));
+      expect(events, `step ${step}`).toEqual(expected);
+    }
+  });
+
+  it('reads thousands of frames in one push (more than one call of records)', () => {
+    const many = Buffer.concat(Array.from({ length: 1000 }, (_, i) => clientFrame(0x81, String(i))));
+    const { decoder, events } = reader();
+    decoder.push(many);
+    expect(events.length).toBe(1000);
+    expect(events[999]).toEqual(['text', '999']);
+  });
+
+  it('holds a message to maxPayload across fragments, from the headers (1009)', () => {
+    const { decoder } = reader({ maxPayload: 10, maxFragments: 100 });
+    const error = errorOf(() => decoder.push(Buffer.concat([clientFrame(0x01, '123456'), clientFrame(0x80, '78901').subarray(0, 6)])));
+    expect(error).toBeInstanceOf(WebSocketError);
+    expect([error?.code, error?.closeCode]).toEqual(['ERR_WS_MESSAGE_TOO_BIG', 1009]);
+  });
+
+  it('limits the fragments of one message (1008)', () => {
+    const { decoder } = reader({ maxPayload: 1000, maxFragments: 3 });
+    const frames = [clientFrame(0x01, 'a'), clientFrame(0x00, 'b'), clientFrame(0x00, 'c'), clientFrame(0x80, 'd')];
+    const error = errorOf(() => decoder.push(Buffer.concat(frames)));
+    expect([error?.code, error?.closeCode]).toEqual(['ERR_WS_TOO_MANY_FRAGMENTS', 1008]);
+  });
+
+  it('fails invalid UTF-8 in the first piece that holds it (1007)', () => {
+    const { decoder, events } = reader();
+    const frame = clientFrame(0x81, Buffer.concat([Buffer.from('ok '), Buffer.from([0xc0, 0xaf]), Buffer.alloc(50, 65)]));
+    const error = errorOf(() => decoder.push(frame.subarray(0, 2 + 4 + 5)));
+    expect([error?.code, error?.closeCode]).toEqual(['ERR_WS_INVALID_UTF8', 1007]);
+    expect(events).toEqual([]);
+  });
+
+  it.each([
+    ['unmasked', 'ERR_WS_UNMASKED', 1002, clientFrame(0x81, 'x', { mask: false })],
+    ['reserved opcode', 'ERR_WS_RESERVED_OPCODE', 1002, clientFrame(0x86, '')],
+    ['RSV1', 'ERR_WS_RESERVED_BITS', 1002, clientFrame(0xc1, 'x')],
+    ['long control', 'ERR_WS_CONTROL_TOO_LONG', 1002, clientFrame(0x8a, Buffer.alloc(126))],
+    ['fragmented control', 'ERR_WS_CONTROL_FRAGMENTED', 1002, clientFrame(0x08, '')],
+    ['lone continuation', 'ERR_WS_UNEXPECTED_CONTINUATION', 1002, clientFrame(0x80, 'x')],
+    ['non-minimal length', 'ERR_WS_NON_MINIMAL_LENGTH', 1002, clientFrame(0x82, 'x', { lengthBytes: 8 })],
+    ['close code 1006', 'ERR_WS_INVALID_CLOSE_CODE', 1002, closeFrame(1006)],
+    ['frame over the limit', 'ERR_WS_TOO_BIG', 1009, clientFrame(0x82, Buffer.alloc(2 << 20)).subarray(0, 10)],
+  ])('refuses a %s frame: %s, close code %i', (_name, code, closeCode, bytes) => {
+    const { decoder } = reader();
+    const error = errorOf(() => decoder.push(bytes));
+    expect([error?.code, error?.closeCode]).toEqual([code, closeCode]);
+  });
+});
+
+describe('frames the server writes', () => {
+  it('uses the shortest length form, unmasked (§5.2)', () => {
+    expect([...frameHeader(1, 125)]).toEqual([0x81, 125]);
+    expect([...frameHeader(2, 126)]).toEqual([0x82, 126, 0, 126]);
+    expect([...frameHeader(2, 65_535)]).toEqual([0x82, 126, 255, 255]);
+    expect([...frameHeader(2, 65_536)]).toEqual([0x82, 127, 0, 0, 0, 0, 0, 1, 0, 0]);
+    expect([...frameHeader(2, 2 ** 32 + 5)]).toEqual([0x82, 127, 0, 0, 0, 1, 0, 0, 0, 5]);
+    expect([...frameHeader(0, 1, { fin: false })]).toEqual([0x00, 1]);
+    expect([...encodeFrame(9, Uint8Array.of(7))]).toEqual([0x89, 1, 7]);
+  });
+
+  it('close payloads: code then reason; a received one is checked (§5.5.1, §7.4)', () => {
+    expect([...closePayload(1000, 'ok')]).toEqual([0x03, 0xe8, 0x6f, 0x6b]);
+    expect(closePayload(undefined).length).toBe(0);
+    expect(parseClosePayload(closePayload(4000, 'é'))).toEqual({ code: 4000, reason: 'é' });
+    expect(parseClosePayload(new Uint8Array(0))).toEqual({ code: 1005, reason: '' });
+    for (const code of [1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 3000, 3999, 4000, 4999]) {
+      expect(isValidWireCloseCode(code), String(code)).toBe(true);
+    }
+    for (const code of [0, 999, 1004, 1005, 1006, 1015, 1016, 1100, 2000, 2999, 5000, 65535]) {
+      expect(isValidWireCloseCode(code), String(code)).toBe(false);
+    }
+  });
+});
+
+describe('the handshake', () => {
+  const request = (method: string, fields: Record<string, string>) => ({ method, headers: new Headers(fields) });
+  const valid = {
+    upgrade: 'websocket',
+    connection: 'keep-alive, Upgrade',
+    'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+    'sec-websocket-version': '13',
+  };
+
+  it('computes the RFC 6455 example accept value (§1.3) in wasm', () => {
+    expect(acceptValue('dGhlIHNhbXBsZSBub25jZQ==')).toBe('s3pPLMBiTxaQ9kYGzzhZRbK+xOo=');
+  });
+
+  it('accepts a valid upgrade with tokens in any case and lists', () => {
+    expect(checkHandshake(request('GET', { ...valid, upgrade: 'WebSocket', 'sec-websocket-protocol': 'a, b' }), false)).toEqual({
+      key: valid['sec-websocket-key'],
+      protocols: ['a', 'b'],
+    });
+  });
+
+  it.each([
+    ['POST', valid, 400],
+    ['GET', { ...valid, upgrade: 'h2c' }, 400],
+    ['GET', { ...valid, connection: 'close' }, 400],
+    ['GET', { ...valid, 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ' }, 400],
+    ['GET', { ...valid, 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZR==' }, 400],
+    ['GET', { ...valid, 'sec-websocket-version': '8' }, 426],
+    ['GET', { ...valid, 'sec-websocket-protocol': 'a, a' }, 400],
+    ['GET', { ...valid, 'sec-websocket-protocol': 'a b' }, 400],
+  ])('refuses %s %j with %d', (method, fields, status) => {
+    let error: unknown;
+    try {
+      checkHandshake(request(method, fields), false);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(WebSocketHandshakeError);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as WebSocketHandshakeError).status).toBe(status);
+  });
+
+  it('reads offered subprotocols in order', () => {
+    expect(offeredProtocols(null)).toEqual([]);
+    expect(offeredProtocols('chat ,  superchat')).toEqual(['chat', 'superchat']);
+  });
+});

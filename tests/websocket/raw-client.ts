@@ -1,0 +1,152 @@
+// A WebSocket client at the byte level, for what real clients never send: crafted frames (bad
+// opcodes, unmasked frames, invalid UTF-8, frames split anywhere) and the server's exact answer.
+import net from 'node:net';
+
+export interface ServerFrame {
+  fin: boolean;
+  rsv: number;
+  opcode: number;
+  payload: Buffer;
+}
+
+const KEY = 'dGhlIHNhbXBsZSBub25jZQ==';
+const MASK = Buffer.from([0x12, 0x34, 0x56, 0x78]);
+
+/** A masked client frame: `first` is FIN|RSV|opcode; `mask: false` leaves it unmasked (a protocol error). */
+export function clientFrame(first: number, payload: Uint8Array | string, { mask = true, lengthBytes = 0 } = {}): Buffer {
+  const data = typeof payload === 'string' ? Buffer.from(payload) : Buffer.from(payload);
+  const length = data.length;
+  const form = lengthBytes || (length < 126 ? 0 : length <= 0xffff ? 2 : 8);
+  const header: number[] = [first];
+  if (form === 0) header.push((mask ? 0x80 : 0) | length);
+  else if (form === 2) header.push((mask ? 0x80 : 0) | 126, length >> 8, length & 0xff);
+  else {
+    header.push((mask ? 0x80 : 0) | 127, 0, 0, 0, 0);
+    header.push((length >>> 24) & 0xff, (length >> 16) & 0xff, (length >> 8) & 0xff, length & 0xff);
+  }
+  if (!mask) return Buffer.concat([Buffer.from(header), data]);
+  const masked = Buffer.from(data.map((byte, i) => byte ^ MASK[i % 4]));
+  return Buffer.concat([Buffer.from(header), MASK, masked]);
+}
+
+export const closeFrame = (code?: number, reason = '') =>
+  clientFrame(0x88, code === undefined ? Buffer.alloc(0) : Buffer.concat([Buffer.from([code >> 8, code & 0xff]), Buffer.from(reason)]));
+
+export class RawWebSocket {
+  /** The status line and fields of the handshake's answer. */
+  head = '';
+  ended = false;
+  private buffer = Buffer.alloc(0);
+  private waiters: (() => void)[] = [];
+
+  private constructor(readonly socket: net.Socket) {
+    socket.on('data', (chunk: Buffer) => {
+      this.buffer = Buffer.concat([this.buffer, chunk]);
+      this.wake();
+    });
+    socket.on('close', () => {
+      this.ended = true;
+      this.wake();
+    });
+    socket.on('error', () => undefined);
+  }
+
+  /** Connects and sends a handshake (`extra` fields replace the defaults); `after` goes in the same write. */
+  static async open(port: number, path: string, { extra = '', after = Buffer.alloc(0) } = {}): Promise<RawWebSocket> {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.setNoDelay(true);
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    const client = new RawWebSocket(socket);
+    const fields = extra || `Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${KEY}\r\nSec-WebSocket-Version: 13\r\n`;
+    socket.write(Buffer.concat([Buffer.from(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n${fields}\r\n`), after]));
+    await client.until(() => client.buffer.indexOf('\r\n\r\n') >= 0 || client.ended);
+    const end = client.buffer.indexOf('\r\n\r\n');
+    if (end >= 0) {
+      client.head = client.buffer.subarray(0, end).toString('latin1');
+      client.buffer = client.buffer.subarray(end + 4);
+    }
+    return client;
+  }
+
+  get status(): number {
+    return Number(this.head.split(' ')[1]);
+  }
+
+  send(bytes: Uint8Array): void {
+    this.socket.write(bytes);
+  }
+
+  /** Writes `bytes` one at a time, waiting for each write (so reads split everywhere they can). */
+  async sendByteByByte(bytes: Uint8Array): Promise<void> {
+    for (const byte of bytes) await new Promise<void>((resolve) => this.socket.write(Uint8Array.of(byte), () => resolve()));
+  }
+
+  /** The next frame from the server, or null once the connection closed without one. */
+  async frame(timeoutMs = 5000): Promise<ServerFrame | null> {
+    await this.until(() => this.parse() !== null || this.ended, timeoutMs);
+    const frame = this.parse();
+    if (!frame) return null;
+    this.buffer = this.buffer.subarray(frame.size);
+    return frame.frame;
+  }
+
+  /** Resolves once the server closed the TCP connection. */
+  async closed(timeoutMs = 5000): Promise<boolean> {
+    await this.until(() => this.ended, timeoutMs);
+    return this.ended;
+  }
+
+  /** The close frame's code and reason. */
+  static closeOf(frame: ServerFrame | null): { code: number; reason: string } | null {
+    if (!frame || frame.opcode !== 8) return null;
+    if (frame.payload.length < 2) return { code: 1005, reason: '' };
+    return { code: frame.payload.readUInt16BE(0), reason: frame.payload.subarray(2).toString() };
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  private parse(): { frame: ServerFrame; size: number } | null {
+    const b = this.buffer;
+    if (b.length < 2) return null;
+    if (b[1] & 0x80) throw new Error('the server sent a masked frame');
+    let length = b[1] & 0x7f;
+    let at = 2;
+    if (length === 126) {
+      if (b.length < 4) return null;
+      length = b.readUInt16BE(2);
+      at = 4;
+    } else if (length === 127) {
+      if (b.length < 10) return null;
+      length = Number(b.readBigUInt64BE(2));
+      at = 10;
+    }
+    if (b.length < at + length) return null;
+    return {
+      frame: { fin: (b[0] & 0x80) !== 0, rsv: (b[0] >> 4) & 7, opcode: b[0] & 0x0f, payload: Buffer.from(b.subarray(at, at + length)) },
+      size: at + length,
+    };
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  private async until(done: () => boolean, timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!done()) {
+      const left = deadline - Date.now();
+      if (left <= 0) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+}

@@ -1,0 +1,373 @@
+// The WebSocket behaviour suite, run on every adapter (node.test.ts, deno.test.ts): real clients
+// (the `ws` package, undici's WebSocket) for what applications do, and a raw frame client for
+// every error case. Case numbers in brackets are the Autobahn testsuite's sections they mirror.
+import { once } from 'node:events';
+import net from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { WebSocket as UndiciWebSocket } from 'undici';
+import WebSocket from 'ws';
+import { useServer, type Launcher } from '../server/suite.js';
+import { clientFrame, closeFrame, RawWebSocket } from './raw-client.js';
+
+const TEXT = 0x81;
+const BINARY = 0x82;
+const PING = 0x89;
+const PONG = 0x8a;
+
+let ids = 0;
+const nextId = () => `s${process.pid}-${++ids}`;
+
+async function events(url: string, id: string, count: number): Promise<string[]> {
+  // The server records a socket's close after its connection ends: give it a moment.
+  for (let i = 0; i < 50; i++) {
+    const all = (await (await fetch(`${url}/ws/stats`)).json()) as Record<string, string[]>;
+    if ((all[id]?.length ?? 0) >= count) return all[id];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const all = (await (await fetch(`${url}/ws/stats`)).json()) as Record<string, string[]>;
+  return all[id] ?? [];
+}
+
+function open(port: number, path: string, protocols?: string[]): Promise<WebSocket> {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, protocols);
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+  });
+}
+
+function nextMessage(ws: WebSocket): Promise<{ data: Buffer; isBinary: boolean }> {
+  return new Promise((resolve) => ws.once('message', (data: Buffer, isBinary: boolean) => resolve({ data, isBinary })));
+}
+
+function closeOf(ws: WebSocket): Promise<{ code: number; reason: string }> {
+  return new Promise((resolve) => ws.once('close', (code: number, reason: Buffer) => resolve({ code, reason: reason.toString() })));
+}
+
+/** The raw client sends `bytes`; the server must answer with a Close frame of `code` and close the connection. */
+async function expectFailure(port: number, bytes: Uint8Array, code: number): Promise<void> {
+  const client = await RawWebSocket.open(port, '/ws/echo');
+  client.send(bytes);
+  let frame = await client.frame();
+  // Frames the server answered before the bad one (echoes, pongs) come first.
+  while (frame && frame.opcode !== 8) frame = await client.frame();
+  expect(RawWebSocket.closeOf(frame)?.code).toBe(code);
+  expect(await client.closed()).toBe(true);
+}
+
+export function webSocketSuite(name: string, launch: Launcher) {
+  describe(`WebSocket on ${name}: real clients`, () => {
+    const server = useServer(launch);
+
+    it('answers the handshake with 101, the accept value and the handler’s own fields, and echoes text and binary', async () => {
+      const id = nextId();
+      const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws/echo?id=${id}`);
+      // ws emits 'open' in the same tick as 'upgrade': listen for both first.
+      const upgraded = once(ws, 'upgrade') as Promise<[import('node:http').IncomingMessage]>;
+      const opened = once(ws, 'open');
+      const [response] = await upgraded;
+      expect(response.statusCode).toBe(101);
+      expect(response.headers['set-cookie']).toEqual(['ws=1']);
+      await opened;
+      ws.send('hello ✓');
+      expect(await nextMessage(ws)).toEqual({ data: Buffer.from('hello ✓'), isBinary: false });
+      ws.send(Buffer.from([0, 1, 2, 255]));
+      expect(await nextMessage(ws)).toEqual({ data: Buffer.from([0, 1, 2, 255]), isBinary: true });
+      ws.send('url');
+      expect((await nextMessage(ws)).data.toString()).toBe(`ws://127.0.0.1:${server.port}/ws/echo?id=${id}`);
+      ws.close(1000, 'done');
+      expect(await closeOf(ws)).toEqual({ code: 1000, reason: 'done' });
+      expect(await events(server.url, id, 2)).toEqual(['open ', 'close 1000 true done']);
+    });
+
+    it('negotiates the subprotocol the handler chose among those offered', async () => {
+      const ws = await open(server.port, '/ws/echo?protocol=superchat', ['chat', 'superchat']);
+      expect(ws.protocol).toBe('superchat');
+      ws.close();
+      await closeOf(ws);
+      // A protocol the client did not offer is the handler's mistake: the server answers 500.
+      const refused = new WebSocket(`ws://127.0.0.1:${server.port}/ws/echo?protocol=other`, ['chat']);
+      const [, response] = (await once(refused, 'unexpected-response')) as [unknown, import('node:http').IncomingMessage];
+      expect(response.statusCode).toBe(500);
+    });
+
+    it('joins a fragmented message [5.3-5.9] and echoes large messages both ways [1.1, 1.2, 9.1]', async () => {
+      const ws = await open(server.port, '/ws/echo');
+      ws.send('frag', { fin: false });
+      ws.send('men', { fin: false });
+      ws.send('ted', { fin: true });
+      expect((await nextMessage(ws)).data.toString()).toBe('fragmented');
+      const big = Buffer.alloc(900 * 1024, 7);
+      big[123_456] = 1;
+      ws.send(big);
+      const echo = await nextMessage(ws);
+      expect(echo.isBinary).toBe(true);
+      expect(Buffer.compare(echo.data, big)).toBe(0);
+      const text = 'é'.repeat(300_000);
+      ws.send(text);
+      expect((await nextMessage(ws)).data.toString()).toBe(text);
+      ws.close();
+    });
+
+    it('sends a Blob as a binary message, in order with the messages around it', async () => {
+      const ws = await open(server.port, '/ws/echo');
+      const received: string[] = [];
+      ws.on('message', (data: Buffer, isBinary: boolean) => received.push(`${isBinary ? 'b' : 't'}:${data.toString()}`));
+      ws.send('blob');
+      ws.send('after');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(received).toEqual(['b:from a blob', 't:after']);
+      ws.close();
+    });
+
+    it('answers a ping with a pong carrying its payload [2.1-2.3]', async () => {
+      const ws = await open(server.port, '/ws/echo');
+      ws.ping(Buffer.from('are you there'));
+      const [payload] = (await once(ws, 'pong')) as [Buffer];
+      expect(payload.toString()).toBe('are you there');
+      ws.close();
+    });
+
+    it('closes with the code and reason the handler gives [7.1]', async () => {
+      const id = nextId();
+      const ws = await open(server.port, `/ws/echo?id=${id}`);
+      const closed = closeOf(ws);
+      ws.send('close-me');
+      expect(await closed).toEqual({ code: 4000, reason: 'asked to' });
+      // The close event carries the client's answer; ws echoes the code and the reason.
+      expect(await events(server.url, id, 2)).toEqual(['open ', 'close 4000 true asked to']);
+    });
+
+    it('closes a message over maxPayload with 1009, before its payload arrives [9.x limits]', async () => {
+      const id = nextId();
+      const ws = await open(server.port, `/ws/echo?maxPayload=1000&id=${id}`);
+      const closed = closeOf(ws);
+      ws.send('x'.repeat(600), { fin: false });
+      ws.send('x'.repeat(600), { fin: true });
+      expect((await closed).code).toBe(1009);
+      expect(await events(server.url, id, 3)).toEqual(['open ', 'error ERR_WS_MESSAGE_TOO_BIG', 'close 1009 false ERR_WS_MESSAGE_TOO_BIG']);
+    });
+
+    it('works with undici’s WebSocket', async () => {
+      const ws = new UndiciWebSocket(`ws://127.0.0.1:${server.port}/ws/echo`);
+      ws.binaryType = 'arraybuffer';
+      await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)));
+      const message = new Promise<{ data: unknown }>((resolve) => (ws.onmessage = (event) => resolve(event)));
+      ws.send('from undici');
+      expect((await message).data).toBe('from undici');
+      const closed = new Promise<{ code: number; reason: string; wasClean: boolean }>(
+        (resolve) => (ws.onclose = (event) => resolve(event)),
+      );
+      ws.close(3001, 'bye');
+      const event = await closed;
+      expect([event.code, event.reason, event.wasClean]).toEqual([3001, 'bye', true]);
+    });
+
+    it('serves hono’s upgradeWebSocket helper through a cors() middleware', async () => {
+      const ws = await open(server.port, '/ws/hono/echo');
+      ws.send('hi');
+      expect((await nextMessage(ws)).data.toString()).toBe('hono: hi');
+      ws.send(Buffer.from([9, 8]));
+      expect(await nextMessage(ws)).toEqual({ data: Buffer.from([9, 8]), isBinary: true });
+      ws.close();
+    });
+  });
+
+  describe(`WebSocket on ${name}: the handshake`, () => {
+    const server = useServer(launch);
+
+    it.each([
+      ['no Upgrade field', 400, 'Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n'],
+      ['no Connection token', 400, 'Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n'],
+      ['a short key', 400, 'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: abc=\r\nSec-WebSocket-Version: 13\r\n'],
+      [
+        'version 8',
+        426,
+        'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n',
+      ],
+    ])('refuses %s with %i', async (_name, status, extra) => {
+      const client = await RawWebSocket.open(server.port, '/ws/echo', { extra });
+      expect(client.status).toBe(status);
+      if (status === 426) expect(client.head).toMatch(/\r\nsec-websocket-version: 13/i);
+      client.destroy();
+    });
+
+    it('a handler that answers something else leaves HTTP/1.1 running, and the socket closes unopened (1006)', async () => {
+      const id = nextId();
+      const client = await RawWebSocket.open(server.port, `/ws/refused?id=${id}`);
+      expect(client.status).toBe(403);
+      expect(await events(server.url, id, 1)).toEqual(['close 1006']);
+      client.destroy();
+    });
+
+    it('frames sent with the handshake, before the 101, reach the socket', async () => {
+      const client = await RawWebSocket.open(server.port, '/ws/echo', {
+        after: Buffer.concat([clientFrame(TEXT, 'early'), clientFrame(TEXT, 'bird')]),
+      });
+      expect(client.status).toBe(101);
+      expect((await client.frame())?.payload.toString()).toBe('early');
+      expect((await client.frame())?.payload.toString()).toBe('bird');
+      client.destroy();
+    });
+
+    it('accepts the RFC 6455 example key with its accept value', async () => {
+      const client = await RawWebSocket.open(server.port, '/ws/echo');
+      expect(client.head).toMatch(/^HTTP\/1\.1 101 Switching Protocols\r\n/);
+      expect(client.head).toContain('Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=');
+      client.destroy();
+    });
+  });
+
+  describe(`WebSocket on ${name}: frames, raw`, () => {
+    const server = useServer(launch);
+
+    it('reads frames split at every byte boundary [1.1.x, 5.x]', async () => {
+      const client = await RawWebSocket.open(server.port, '/ws/echo');
+      const wire = Buffer.concat([
+        clientFrame(0x01, 'Hel'),
+        clientFrame(PING, 'p'),
+        clientFrame(0x80, 'lo'),
+        clientFrame(BINARY, Buffer.alloc(300, 5)),
+        clientFrame(TEXT, ''),
+      ]);
+      await client.sendByteByByte(wire);
+      const frames = [await client.frame(), await client.frame(), await client.frame(), await client.frame()];
+      expect(frames.map((f) => [f?.opcode, f?.payload.length])).toEqual([
+        [10, 1],
+        [1, 5],
+        [2, 300],
+        [1, 0],
+      ]);
+      expect(frames[1]?.payload.toString()).toBe('Hello');
+      client.destroy();
+    });
+
+    it('answers a ping inside a fragmented message before the message [5.6-5.8]', async () => {
+      const client = await RawWebSocket.open(server.port, '/ws/echo');
+      client.send(Buffer.concat([clientFrame(0x01, 'frag'), clientFrame(PING, 'mid'), clientFrame(0x80, 'ment')]));
+      const pong = await client.frame();
+      expect([pong?.opcode, pong?.payload.toString()]).toEqual([10, 'mid']);
+      expect((await client.frame())?.payload.toString()).toBe('fragment');
+      client.destroy();
+    });
+
+    it('ignores a pong nobody asked for [2.8, 2.9]', async () => {
+      const client = await RawWebSocket.open(server.port, '/ws/echo');
+      client.send(Buffer.concat([clientFrame(PONG, 'unsolicited'), clientFrame(TEXT, 'still here')]));
+      expect((await client.frame())?.payload.toString()).toBe('still here');
+      client.destroy();
+    });
+
+    it('echoes the close code of a clean close and closes the TCP connection itself [7.1.1, 7.3.x]', async () => {
+      for (const [frame, code] of [
+        [closeFrame(1000, 'bye'), 1000],
+        [closeFrame(3000), 3000],
+        [closeFrame(4999, 'x'), 4999],
+        [closeFrame(), 1005],
+      ] as const) {
+        const client = await RawWebSocket.open(server.port, '/ws/echo');
+        client.send(frame);
+        expect(RawWebSocket.closeOf(await client.frame())?.code).toBe(code);
+        expect(await client.closed()).toBe(true);
+      }
+    });
+
+    it.each([
+      ['an unmasked frame [5.1]', 1002, clientFrame(TEXT, 'x', { mask: false })],
+      ['reserved opcode 3 [4.1.1]', 1002, clientFrame(0x83, '')],
+      ['reserved opcode 11 [4.2.1]', 1002, clientFrame(0x8b, 'x')],
+      ['RSV1 without an extension [3.1]', 1002, clientFrame(0xc1, 'x')],
+      ['RSV2 and RSV3 [3.2-3.7]', 1002, clientFrame(0xb1, 'x')],
+      ['a ping over 125 bytes [2.5]', 1002, clientFrame(PING, Buffer.alloc(126))],
+      ['a fragmented ping [5.1, 5.2]', 1002, clientFrame(0x09, 'x')],
+      ['a continuation with nothing to continue [5.9]', 1002, clientFrame(0x80, 'x')],
+      ['a new message inside a fragmented one [5.18]', 1002, Buffer.concat([clientFrame(0x01, 'a'), clientFrame(TEXT, 'b')])],
+      ['a 16-bit length under 126', 1002, clientFrame(BINARY, 'short', { lengthBytes: 2 })],
+      ['a close with a 1-byte payload [7.3.2]', 1002, clientFrame(0x88, Buffer.from([3]))],
+      ['close code 999 [7.9.x]', 1002, closeFrame(999)],
+      ['close code 1005 [7.9.x]', 1002, closeFrame(1005)],
+      ['close code 1016 [7.9.x]', 1002, closeFrame(1016)],
+      ['close code 5000 [7.9.x]', 1002, closeFrame(5000)],
+      ['a close reason that is not UTF-8 [7.5.1]', 1007, clientFrame(0x88, Buffer.from([0x03, 0xe8, 0xce, 0xba, 0xe1, 0xbd]))],
+      ['a text message that is not UTF-8 [6.3.1]', 1007, clientFrame(TEXT, Buffer.from([0xce, 0xba, 0xed, 0xa0, 0x80]))],
+      [
+        'a text message cut inside a character [6.3.2]',
+        1007,
+        Buffer.concat([clientFrame(0x01, Buffer.from([0xce])), clientFrame(0x80, Buffer.from([0x41]))]),
+      ],
+    ])('fails %s with %i', async (_name, code, bytes) => {
+      await expectFailure(server.port, bytes, code);
+    });
+
+    it('fails invalid UTF-8 as soon as it arrives, before the rest of the frame [6.4.x]', async () => {
+      const client = await RawWebSocket.open(server.port, '/ws/echo');
+      const frame = clientFrame(TEXT, Buffer.concat([Buffer.from('valid '), Buffer.from([0xf4, 0x90, 0x80, 0x80]), Buffer.alloc(100, 65)]));
+      // Only the header and the first 12 payload bytes: the invalid sequence, not the frame's end.
+      client.send(frame.subarray(0, 2 + 4 + 12));
+      expect(RawWebSocket.closeOf(await client.frame())?.code).toBe(1007);
+      client.destroy();
+    });
+
+    it('refuses a frame over maxPayload from its header alone (1009)', async () => {
+      const client = await RawWebSocket.open(server.port, '/ws/echo?maxPayload=100');
+      client.send(clientFrame(BINARY, Buffer.alloc(101)).subarray(0, 4));
+      expect(RawWebSocket.closeOf(await client.frame())?.code).toBe(1009);
+      client.destroy();
+    });
+
+    it('stops reading from a client that does not read its echoes (bounded memory)', async () => {
+      const client = await RawWebSocket.open(server.port, '/ws/echo');
+      client.socket.pause();
+      const frame = clientFrame(BINARY, Buffer.alloc(64 * 1024, 1));
+      const total = 512 * frame.length;
+      for (let i = 0; i < 512; i++) client.socket.write(frame);
+      // The echoes fill the kernel's buffers; then the server must stop reading, so most of the
+      // 32 MiB stays queued on the client's side (without the pause the server took all of it,
+      // holding the echoes in memory).
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(client.socket.writableLength).toBeGreaterThan(total / 2);
+      client.destroy();
+      const after = await RawWebSocket.open(server.port, '/ws/echo');
+      after.send(clientFrame(TEXT, 'still serving'));
+      expect((await after.frame())?.payload.toString()).toBe('still serving');
+      after.destroy();
+    });
+
+    it('pings a silent client after idleTimeout, and cuts it when the ping goes unanswered', async () => {
+      const client = await RawWebSocket.open(server.port, '/ws/echo?idle=0.3');
+      const frame = await client.frame(5000);
+      expect(frame?.opcode).toBe(9);
+      expect(await client.closed(5000)).toBe(true);
+    });
+
+    it('keeps a client that answers the idle ping', async () => {
+      const client = await RawWebSocket.open(server.port, '/ws/echo?idle=0.3');
+      for (let i = 0; i < 2; i++) {
+        const ping = await client.frame(5000);
+        expect(ping?.opcode).toBe(9);
+        client.send(clientFrame(PONG, ping!.payload));
+      }
+      client.send(clientFrame(TEXT, 'alive'));
+      let frame = await client.frame();
+      while (frame?.opcode === 9) frame = await client.frame();
+      expect(frame?.payload.toString()).toBe('alive');
+      client.destroy();
+    });
+  });
+
+  describe(`WebSocket on ${name}: the server closing`, () => {
+    const server = useServer(launch, { gracefulTimeout: 3000 });
+
+    it('sends 1001 Going Away to open sockets and closes once they answer', async () => {
+      const ws = await open(server.port, '/ws/echo');
+      const closed = closeOf(ws);
+      const started = Date.now();
+      await server.close();
+      expect(await closed).toEqual({ code: 1001, reason: 'the server is shutting down' });
+      expect(Date.now() - started).toBeLessThan(2500);
+      // Nothing listens any more.
+      const refused = net.connect(server.port, '127.0.0.1');
+      await expect(once(refused, 'connect')).rejects.toThrow();
+    });
+  });
+}
