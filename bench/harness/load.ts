@@ -7,7 +7,8 @@ import { readdirSync, readFileSync, readlinkSync, writeFileSync, mkdtempSync } f
 import { availableParallelism, tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 
 export interface LoadTarget {
@@ -393,5 +394,51 @@ export async function runH2load(server: ServerProcess, port: number, spec: H2Loa
     latencyP99Ms: at(0.99),
     transferBytesPerSec: finished ? parseBytes(finished[3]) : NaN,
     errors: Number(counts?.[4] ?? 0) + Number(counts?.[5] ?? 0) + Number(counts?.[6] ?? 0),
+  });
+}
+
+export interface WebSocketLoadSpec {
+  connections: number;
+  /** Bytes per message. */
+  size: number;
+  kind: 'text' | 'binary';
+  durationSec: number;
+}
+
+const wsLoadClient = join(dirname(fileURLToPath(import.meta.url)), '../peers/ws-load.js');
+
+/** One WebSocket echo run (bench/peers/ws-load.ts, closed loop): a round trip counts as one request. */
+export async function runWebSocketLoad(server: ServerProcess, port: number, spec: WebSocketLoadSpec): Promise<LoadRun> {
+  const argv = [
+    process.execPath,
+    wsLoadClient,
+    String(port),
+    String(spec.connections),
+    String(spec.size),
+    spec.kind,
+    String(spec.durationSec),
+  ];
+  const run = await runClient(server, argv);
+  const result = JSON.parse(run.out.trim().split('\n').pop()!) as {
+    roundTrips: number;
+    seconds: number;
+    mean: number;
+    p50: number;
+    p75: number;
+    p90: number;
+    p99: number;
+    errors: number;
+    bytes: number;
+  };
+  return loadRun({ path: '/ws', connections: spec.connections, pipeline: 1, durationSec: result.seconds }, run, {
+    requests: result.roundTrips,
+    requestsPerSec: result.roundTrips / result.seconds,
+    latencyMeanMs: result.mean,
+    latencyP50Ms: result.p50,
+    latencyP75Ms: result.p75,
+    latencyP90Ms: result.p90,
+    latencyP99Ms: result.p99,
+    transferBytesPerSec: result.bytes / result.seconds,
+    errors: result.errors,
   });
 }

@@ -6,6 +6,7 @@ import { ipcSuite } from './ipc.js';
 import { parserSuite } from './parser.js';
 import { routerSuite } from './router.js';
 import { serverSuite } from './server.js';
+import { websocketSuite } from './websocket.js';
 
 /** Every suite, by name. */
 export const SUITES: Record<string, Suite> = {
@@ -16,4 +17,5 @@ export const SUITES: Record<string, Suite> = {
   ipc: ipcSuite,
   http2: http2Suite,
   server: serverSuite,
+  websocket: websocketSuite,
 };

@@ -28,7 +28,7 @@ export function denoBinary(): string | null {
 }
 
 /** Bun from the npm package `bun` (its binary, if the platform package installed one that runs). */
-function bunBinary(): string | null {
+export function bunBinary(): string | null {
   try {
     const binary = join(dirname(createRequire(import.meta.url).resolve('bun/package.json')), 'bin/bun.exe');
     execFileSync(binary, ['--version'], { stdio: 'ignore' });

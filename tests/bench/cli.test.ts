@@ -70,6 +70,24 @@ describe('wirespeed bench', () => {
     }
   });
 
+  it('runs WebSocket echo cases: the load client against each server (wirespeed, ws, Deno, Bun), with their metrics', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'wirespeed-bench-')), 'websocket.json');
+    const filter = '16 B text, 100 connections';
+    execFileSync(process.execPath, [cli, 'bench', '--suite', 'websocket', '--quick', '--filter', filter, '--out', out], {
+      stdio: 'ignore',
+    });
+    const cases = (JSON.parse(readFileSync(out, 'utf8')) as ResultFile).cases;
+    expect(cases.map((c) => c.impl).sort()).toEqual(['bun-ws', 'deno-ws', 'wirespeed-deno-ws', 'wirespeed-node-ws', 'ws-node']);
+    expect(cases.filter((c) => c.baseline).map((c) => c.impl)).toEqual(['ws-node']);
+    for (const c of cases) {
+      const m = c.metrics!;
+      expect(m.requestsPerSec, c.impl).toBeGreaterThan(1000);
+      expect(m.errors, c.impl).toBe(0);
+      expect(m.serverCpuUsPerReq, c.impl).toBeGreaterThan(0);
+      expect(m.openConnections, c.impl).toBe(100);
+    }
+  });
+
   it('prints a report from one real run, every number taken from that run', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wirespeed-report-'));
     const stdout = execFileSync(

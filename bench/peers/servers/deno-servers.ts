@@ -3,6 +3,7 @@ import { fetchAppSync } from './app.js';
 
 interface DenoServe {
   args: string[];
+  upgradeWebSocket(request: Request): { socket: WebSocket; response: Response };
   serve(
     options: { port: number; hostname: string; onListen: () => void },
     handler: (request: Request) => Response | Promise<Response>,
@@ -12,6 +13,18 @@ const Deno = (globalThis as unknown as { Deno: DenoServe }).Deno;
 const [name, portText] = Deno.args;
 const port = Number(portText);
 const hostname = '127.0.0.1';
+
+/** WebSocket echo (binary as ArrayBuffer, as a server app would take it). */
+interface EchoSocket {
+  binaryType: string;
+  onmessage: ((event: MessageEvent) => unknown) | null;
+  send(data: string | ArrayBuffer): void;
+}
+function webSocketEcho({ socket, response }: { socket: EchoSocket; response: Response }) {
+  socket.binaryType = 'arraybuffer';
+  socket.onmessage = (event) => socket.send(event.data as string | ArrayBuffer);
+  return response;
+}
 
 switch (name) {
   case 'wirespeed-deno':
@@ -42,6 +55,16 @@ switch (name) {
     await new Promise<void>((resolve) => Deno.serve({ port, hostname, onListen: resolve }, app.fetch));
     break;
   }
+  case 'wirespeed-deno-ws': {
+    const { serve, upgradeWebSocket } = await import('../../../src/server/deno.js');
+    await serve({ port, hostname, fetch: (request) => webSocketEcho(upgradeWebSocket(request)) }).ready;
+    break;
+  }
+  case 'deno-ws':
+    await new Promise<void>((resolve) =>
+      Deno.serve({ port, hostname, onListen: resolve }, (request) => webSocketEcho(Deno.upgradeWebSocket(request))),
+    );
+    break;
   default:
     throw new Error(`unknown server "${name}"`);
 }

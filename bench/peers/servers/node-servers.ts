@@ -27,6 +27,13 @@ function nodeBody(path: string | undefined): [string, string] | null {
   return null;
 }
 
+/** The echo handler of the WebSocket servers that take a web-standard socket. */
+function webSocketEcho({ socket, response }: { socket: import('../../../src/server/node.js').ServerWebSocket; response: Response }) {
+  socket.binaryType = 'arraybuffer';
+  socket.onmessage = (event) => socket.send((event as MessageEvent).data as string | ArrayBuffer);
+  return response;
+}
+
 async function start(): Promise<void> {
   switch (name) {
     case 'wirespeed-node': {
@@ -81,6 +88,21 @@ async function start(): Promise<void> {
         stream.respond({ ':status': 200, 'content-type': body[0] });
         stream.end(body[1]);
       });
+      await new Promise<void>((resolve) => server.listen(port, host, resolve));
+      return;
+    }
+    case 'wirespeed-node-ws': {
+      // WebSocket echo on every path (binary as ArrayBuffer, as a server app would take it).
+      const { serve, upgradeWebSocket } = await import('../../../src/server/node.js');
+      await serve({ port, hostname: host, fetch: (request) => webSocketEcho(upgradeWebSocket(request)) }).ready;
+      return;
+    }
+    case 'ws-node': {
+      // The ws package on node:http, with bufferutil when it installed (ws uses it on its own).
+      const { WebSocketServer } = await import('ws');
+      const server = http.createServer();
+      const wss = new WebSocketServer({ server, perMessageDeflate: false });
+      wss.on('connection', (ws) => ws.on('message', (data, isBinary) => ws.send(data, { binary: isBinary })));
       await new Promise<void>((resolve) => server.listen(port, host, resolve));
       return;
     }
