@@ -1,6 +1,7 @@
 // The seams around a protocol connection (HTTP/1.1, HTTP/2, WebSocket): below it the
 // runtime's socket as a Transport (an adapter implements it and forwards the socket's events to
 // `onData`/`onEnd`/`onDrain`/`onClose`), above it the server core as a ConnectionHost.
+import type { DeflateCodec } from '../websocket/deflate.js';
 import type { ResolvedServeOptions } from './options.js';
 
 /**
@@ -77,6 +78,14 @@ export interface ConnectionHost {
   reportError(error: unknown, request: Request | null): void;
   /** The 500 for an error no handler turned into a response (the error is logged). */
   internalError(error: unknown): Response;
+  /** WebSocket compression, from the adapter (it has the runtime's zlib); null: none. */
+  readonly webSocketDeflate: DeflateCodec | null;
+}
+
+/** What an adapter gives the core from its runtime. */
+export interface Platform {
+  /** zlib-backed permessage-deflate (node:zlib on Node and Deno). */
+  readonly webSocketDeflate?: DeflateCodec;
 }
 
 /** How long a new connection (or request) may take to send a whole head: the shorter of the two limits. */

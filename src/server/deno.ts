@@ -1,6 +1,8 @@
 // wirespeed/deno: the same server core on `Deno.listen` / `Deno.listenTls`. Deno's connections
 // read and write through promises, so this adapter keeps a write queue (with a high-water mark,
 // like a Node socket) and a read loop that stops while the core asks for a pause.
+import zlib from 'node:zlib';
+import { zlibDeflateCodec } from '../websocket/deflate.js';
 import { checkServeOptions, ServerBase, type Server, type ServeOptions } from './options.js';
 import { installLightResponse } from './light-response.js';
 import { ServerCore } from './server-core.js';
@@ -191,7 +193,8 @@ class DenoServer extends ServerBase {
 
   constructor(options: ServeOptions) {
     super(options);
-    this.core = new ServerCore(options);
+    // Deno serves node:zlib too: the same compression as on Node.
+    this.core = new ServerCore(options, { webSocketDeflate: zlibDeflateCodec(zlib) });
     this.ready = Promise.resolve().then(() => this.listen());
     this.closeOnAbort();
   }

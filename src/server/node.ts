@@ -3,6 +3,8 @@
 import cluster from 'node:cluster';
 import net from 'node:net';
 import tls from 'node:tls';
+import zlib from 'node:zlib';
+import { zlibDeflateCodec } from '../websocket/deflate.js';
 import { OptionRangeError } from '../errors.js';
 import { checkServeOptions, ServerBase, type Server, type ServeOptions } from './options.js';
 import { installLightResponse } from './light-response.js';
@@ -133,7 +135,7 @@ class NodeServer extends ServerBase {
 
   constructor(options: NodeServeOptions) {
     super(options);
-    this.core = new ServerCore(options);
+    this.core = new ServerCore(options, { webSocketDeflate: zlibDeflateCodec(zlib) });
     const core = this.core;
     const encrypted = options.tls !== undefined;
     this.listener = encrypted

@@ -14,7 +14,15 @@ import { resolveServeOptions, type ResolvedServeOptions, type RouteHandler, type
 import { plainResponse } from './plain-response.js';
 import { requestPath } from './request.js';
 import { ProtocolSniffer } from './protocol-sniffer.js';
-import { headTimeout, type ConnectionHost, type ConnectionInfo, type ServerConnection, type Transport } from './connection.js';
+import type { DeflateCodec } from '../websocket/deflate.js';
+import {
+  headTimeout,
+  type ConnectionHost,
+  type ConnectionInfo,
+  type Platform,
+  type ServerConnection,
+  type Transport,
+} from './connection.js';
 
 const OVERLOADED = `HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n`;
 const REFUSED_H2 = concat(encodeSettings([]), encodeGoaway(0, ErrorCode.REFUSED_STREAM, 'over the connection limit'));
@@ -35,9 +43,14 @@ export class ServerCore implements ConnectionHost {
   private sweep: ReturnType<typeof setInterval> | null = null;
   private readonly sweepInterval: number;
   private allClosed: (() => void) | null = null;
+  readonly webSocketDeflate: DeflateCodec | null;
 
-  constructor(private readonly handlers: ServeOptions) {
+  constructor(
+    private readonly handlers: ServeOptions,
+    platform: Platform = {},
+  ) {
     this.options = resolveServeOptions(handlers);
+    this.webSocketDeflate = platform.webSocketDeflate ?? null;
     let router = handlers.router ?? null;
     if (handlers.routes) {
       router ??= new Router<RouteHandler>();

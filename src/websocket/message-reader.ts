@@ -4,6 +4,7 @@
 // payload is read (1009).
 import { concatAll } from '../bytes.js';
 import { CloseCode, parseClosePayload } from './close.js';
+import { MessageTooBigError } from './deflate.js';
 import { WebSocketError } from './errors.js';
 import type { FrameSink } from './frame-decoder.js';
 import { Opcode } from './frame.js';
@@ -19,13 +20,19 @@ export interface MessageSink {
 }
 
 export interface MessageLimits {
-  /** The most bytes of one message, all its fragments together. */
+  /** The most bytes of one message, all its fragments together (and, compressed, once inflated). */
   maxPayload: number;
   /** The most frames one message may be split into (each costs work for a byte or two). */
   maxFragments: number;
+  /**
+   * Inflates a compressed message (permessage-deflate was agreed): throws MessageTooBigError as
+   * soon as the output passes `maxOutput`. Absent, RSV1 never reaches here (the decoder refuses it).
+   */
+  inflate?: (data: Uint8Array, maxOutput: number) => Uint8Array;
 }
 
 const FIN = 0x80;
+const RSV1 = 0x40;
 const EMPTY = new Uint8Array(0);
 
 export class MessageReader implements FrameSink {
@@ -36,6 +43,8 @@ export class MessageReader implements FrameSink {
   private message = 0;
   private messageBytes = 0;
   private fragments = 0;
+  /** The message is compressed (RSV1 on its first frame, RFC 7692 §6): its pieces are kept whole until it ends. */
+  private compressed = false;
   private parts: Uint8Array[] = [];
   private text = '';
   private readonly utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -55,6 +64,7 @@ export class MessageReader implements FrameSink {
     if (opcode !== Opcode.CONTINUATION) {
       this.message = opcode;
       this.messageBytes = this.fragments = 0;
+      this.compressed = (first & RSV1) !== 0;
     }
     if (++this.fragments > this.limits.maxFragments) {
       throw new WebSocketError(
@@ -71,7 +81,7 @@ export class MessageReader implements FrameSink {
 
   payload(bytes: Uint8Array): void {
     if ((this.frame & 0x0f) >= Opcode.CLOSE) this.controlParts.push(bytes);
-    else if (this.message === Opcode.TEXT) this.text += this.decode(bytes, true);
+    else if (this.message === Opcode.TEXT && !this.compressed) this.text += this.decode(bytes, true);
     else this.parts.push(bytes);
   }
 
@@ -81,6 +91,7 @@ export class MessageReader implements FrameSink {
     if (!(this.frame & FIN)) return;
     const message = this.message;
     this.message = 0;
+    if (this.compressed) return this.inflated(message);
     if (message === Opcode.TEXT) {
       const text = this.text + this.decode(EMPTY, false);
       this.text = '';
@@ -89,6 +100,24 @@ export class MessageReader implements FrameSink {
     const parts = this.parts;
     this.parts = [];
     this.sink.binary(parts.length ? concatAll(parts) : EMPTY);
+  }
+
+  private inflated(message: number): void {
+    const parts = this.parts;
+    this.parts = [];
+    let data: Uint8Array;
+    try {
+      data = this.limits.inflate!(parts.length ? concatAll(parts) : EMPTY, this.limits.maxPayload);
+    } catch (error) {
+      if (error instanceof MessageTooBigError) throw new WebSocketError('ERR_WS_MESSAGE_TOO_BIG', error.message, CloseCode.MESSAGE_TOO_BIG);
+      throw new WebSocketError(
+        'ERR_WS_INVALID_COMPRESSED_DATA',
+        'a compressed message that does not inflate (RFC 7692 §6.2)',
+        CloseCode.INVALID_DATA,
+      );
+    }
+    if (message === Opcode.TEXT) return this.sink.text(this.decode(data, false));
+    this.sink.binary(data);
   }
 
   private control(opcode: number, payload: Uint8Array): void {

@@ -38,6 +38,7 @@ export async function webSocketRoute(request: Request, url: URL): Promise<Respon
           protocol: q.get('protocol') ?? undefined,
           maxPayload: q.has('maxPayload') ? Number(q.get('maxPayload')) : undefined,
           idleTimeout: q.has('idle') ? Number(q.get('idle')) : undefined,
+          compression: q.has('deflate'),
         });
       } catch (error) {
         if (!(error instanceof WebSocketHandshakeError)) throw error;

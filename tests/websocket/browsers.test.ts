@@ -56,6 +56,22 @@ describe('WebSocket clients that are not Node', () => {
     await page.close();
   });
 
+  it('chromium: permessage-deflate when the handler asks for it', async () => {
+    const page = await browser.newPage();
+    const result = await page.evaluate(async (port) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/ws/echo?deflate`);
+      await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)));
+      const text = 'squeeze '.repeat(50_000);
+      const echoed = new Promise<string>((resolve) => (ws.onmessage = (event) => resolve(event.data as string)));
+      ws.send(text);
+      const same = (await echoed) === text;
+      ws.close();
+      return { extensions: ws.extensions, same };
+    }, server.port);
+    expect(result).toEqual({ extensions: 'permessage-deflate; server_no_context_takeover; client_no_context_takeover', same: true });
+    await page.close();
+  });
+
   it("Deno's WebSocket client", async () => {
     const script = `
       const ws = new WebSocket('ws://127.0.0.1:${server.port}/ws/echo');

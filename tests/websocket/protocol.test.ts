@@ -10,6 +10,7 @@ import {
   frameHeader,
   isValidWireCloseCode,
   MessageReader,
+  negotiateDeflate,
   offeredProtocols,
   parseClosePayload,
   WebSocketError,
@@ -203,5 +204,37 @@ describe('the handshake', () => {
   it('reads offered subprotocols in order', () => {
     expect(offeredProtocols(null)).toEqual([]);
     expect(offeredProtocols('chat ,  superchat')).toEqual(['chat', 'superchat']);
+  });
+});
+
+describe('permessage-deflate negotiation (RFC 7692 §7.1)', () => {
+  const answer = 'permessage-deflate; server_no_context_takeover; client_no_context_takeover';
+
+  it.each([
+    ['permessage-deflate', answer, 15],
+    ['permessage-deflate; client_max_window_bits', answer, 15],
+    ['permessage-deflate; client_max_window_bits=10; server_no_context_takeover', answer, 15],
+    ['permessage-deflate; server_max_window_bits=10', `${answer}; server_max_window_bits=10`, 10],
+    ['permessage-deflate; server_max_window_bits="12"', `${answer}; server_max_window_bits=12`, 12],
+    ['x-webkit-deflate-frame, permessage-deflate', answer, 15],
+    // Unacceptable first offers are skipped for the next one.
+    ['permessage-deflate; server_max_window_bits=8, permessage-deflate', answer, 15],
+    ['permessage-deflate; unknown, permessage-deflate; client_max_window_bits', answer, 15],
+  ])('%s → %s', (offer, expected, bits) => {
+    expect(negotiateDeflate(offer)).toEqual({ answer: expected, serverWindowBits: bits });
+  });
+
+  it.each([
+    null,
+    '',
+    'x-webkit-deflate-frame',
+    'permessage-deflate; server_max_window_bits',
+    'permessage-deflate; server_max_window_bits=16',
+    'permessage-deflate; client_max_window_bits=7',
+    'permessage-deflate; server_no_context_takeover=1',
+    'permessage-deflate; server_no_context_takeover; server_no_context_takeover',
+    'permessage-deflate; mystery=1',
+  ])('declines %j', (offer) => {
+    expect(negotiateDeflate(offer)).toBeNull();
   });
 });

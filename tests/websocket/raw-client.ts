@@ -52,12 +52,13 @@ export class RawWebSocket {
   }
 
   /** Connects and sends a handshake (`extra` fields replace the defaults); `after` goes in the same write. */
-  static async open(port: number, path: string, { extra = '', after = Buffer.alloc(0) } = {}): Promise<RawWebSocket> {
+  static async open(port: number, path: string, { extra = '', after = Buffer.alloc(0), more = '' } = {}): Promise<RawWebSocket> {
     const socket = net.connect(port, '127.0.0.1');
     socket.setNoDelay(true);
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     const client = new RawWebSocket(socket);
-    const fields = extra || `Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${KEY}\r\nSec-WebSocket-Version: 13\r\n`;
+    const fields =
+      extra || `Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${KEY}\r\nSec-WebSocket-Version: 13\r\n${more}`;
     socket.write(Buffer.concat([Buffer.from(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n${fields}\r\n`), after]));
     await client.until(() => client.buffer.indexOf('\r\n\r\n') >= 0 || client.ended);
     const end = client.buffer.indexOf('\r\n\r\n');

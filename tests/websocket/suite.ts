@@ -3,6 +3,7 @@
 // every error case. Case numbers in brackets are the Autobahn testsuite's sections they mirror.
 import { once } from 'node:events';
 import net from 'node:net';
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { WebSocket as UndiciWebSocket } from 'undici';
 import WebSocket from 'ws';
@@ -351,6 +352,72 @@ export function webSocketSuite(name: string, launch: Launcher) {
       let frame = await client.frame();
       while (frame?.opcode === 9) frame = await client.frame();
       expect(frame?.payload.toString()).toBe('alive');
+      client.destroy();
+    });
+  });
+
+  describe(`WebSocket on ${name}: permessage-deflate (RFC 7692)`, () => {
+    const server = useServer(launch);
+    const OFFER = 'Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n';
+    const deflate = (data: Buffer) => zlib.deflateRawSync(data, { finishFlush: zlib.constants.Z_SYNC_FLUSH }).subarray(0, -4);
+    const inflate = (data: Buffer) =>
+      zlib.inflateRawSync(Buffer.concat([data, Buffer.from([0, 0, 255, 255])]), { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+
+    it('is declined unless the handler asks for it (ws offers it by default)', async () => {
+      const ws = await open(server.port, '/ws/echo');
+      expect(ws.extensions).toBe('');
+      ws.close();
+    });
+
+    it('with ws: agreed with no context takeover, large and small messages both ways', async () => {
+      const ws = await open(server.port, '/ws/echo?deflate');
+      // ws lists the extension names it agreed to (the raw test below checks the parameters).
+      expect(ws.extensions).toBe('permessage-deflate');
+      const text = 'compress me, '.repeat(20_000);
+      ws.send(text);
+      expect((await nextMessage(ws)).data.toString()).toBe(text);
+      ws.send('tiny');
+      expect((await nextMessage(ws)).data.toString()).toBe('tiny');
+      const bytes = Buffer.alloc(50_000, 3);
+      ws.send(bytes);
+      expect(Buffer.compare((await nextMessage(ws)).data, bytes)).toBe(0);
+      ws.close();
+    });
+
+    it('on the wire: RSV1 on compressed messages of 1 KiB and more, none on small ones', async () => {
+      const client = await RawWebSocket.open(server.port, '/ws/echo?deflate', { more: OFFER });
+      expect(client.head).toMatch(
+        /\r\nsec-websocket-extensions: permessage-deflate; server_no_context_takeover; client_no_context_takeover/i,
+      );
+      const text = Buffer.from('abc'.repeat(1000));
+      client.send(clientFrame(0xc1, deflate(text)));
+      const big = await client.frame();
+      expect(big?.rsv).toBe(4);
+      expect(big!.payload.length).toBeLessThan(100);
+      expect(inflate(big!.payload).toString()).toBe(text.toString());
+      client.send(clientFrame(TEXT, 'small, uncompressed'));
+      const small = await client.frame();
+      expect([small?.rsv, small?.payload.toString()]).toEqual([0, 'small, uncompressed']);
+      client.destroy();
+    });
+
+    it('holds the inflated size to maxPayload while inflating (a compression bomb gets 1009)', async () => {
+      const client = await RawWebSocket.open(server.port, '/ws/echo?deflate&maxPayload=100000', { more: OFFER });
+      const bomb = deflate(Buffer.alloc(50 * 1024 * 1024));
+      expect(bomb.length).toBeLessThan(100_000);
+      client.send(clientFrame(0xc2, bomb));
+      expect(RawWebSocket.closeOf(await client.frame())?.code).toBe(1009);
+      client.destroy();
+    });
+
+    it('fails a compressed message that does not inflate (1007), and RSV1 on a continuation (1002)', async () => {
+      let client = await RawWebSocket.open(server.port, '/ws/echo?deflate', { more: OFFER });
+      client.send(clientFrame(0xc1, Buffer.from([0xff, 0xff, 0xff, 0xff])));
+      expect(RawWebSocket.closeOf(await client.frame())?.code).toBe(1007);
+      client.destroy();
+      client = await RawWebSocket.open(server.port, '/ws/echo?deflate', { more: OFFER });
+      client.send(Buffer.concat([clientFrame(0x41, deflate(Buffer.from('a'))), clientFrame(0xc0, 'b')]));
+      expect(RawWebSocket.closeOf(await client.frame())?.code).toBe(1002);
       client.destroy();
     });
   });

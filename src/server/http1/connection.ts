@@ -420,7 +420,13 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     this.parser.pause();
     this.pausedBy = 0;
     this.transport.resume();
-    const connection = new WebSocketConnection(this.transport, this.host, upgrade.socket, upgrade.options);
+    const codec = this.host.webSocketDeflate;
+    if (upgrade.deflate && !codec) {
+      abandonUpgrade(upgrade);
+      return this.sendResponse(exchange, this.host.internalError(new Error('permessage-deflate was agreed, but the adapter has no zlib')));
+    }
+    const deflate = upgrade.deflate && codec ? { codec, params: upgrade.deflate } : null;
+    const connection = new WebSocketConnection(this.transport, this.host, upgrade.socket, upgrade.options, deflate);
     this.upgraded = connection;
     if (!this.parsing) this.handOver(connection);
   }

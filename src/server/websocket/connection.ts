@@ -4,10 +4,12 @@
 // handshake and fails the connection with the right close code. Runtime-agnostic, like the
 // HTTP/1.1 connection it takes the Transport over from.
 import { CloseCode, closePayload } from '../../websocket/close.js';
+import { COMPRESS_THRESHOLD, type DeflateCodec, type DeflateParams } from '../../websocket/deflate.js';
 import { WebSocketError } from '../../websocket/errors.js';
 import { FrameDecoder } from '../../websocket/frame-decoder.js';
 import { encodeFrame, Opcode } from '../../websocket/frame.js';
 import { MessageReader, type MessageSink } from '../../websocket/message-reader.js';
+import { OPT_RSV1 } from '../../wasm/abi.js';
 import type { ConnectionHost, ServerConnection, Transport } from '../connection.js';
 import { socketControl, type ServerWebSocket, type SocketLink } from './socket.js';
 
@@ -48,9 +50,16 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
     private readonly host: ConnectionHost,
     private readonly socket: ServerWebSocket,
     private readonly options: ResolvedWebSocketOptions,
+    /** permessage-deflate, when it was agreed. */
+    private readonly deflate: { codec: DeflateCodec; params: DeflateParams } | null = null,
   ) {
-    const reader = new MessageReader(this, { maxPayload: options.maxPayload, maxFragments: MAX_FRAGMENTS });
-    this.decoder = new FrameDecoder(reader, { maxFrame: options.maxPayload });
+    const codec = deflate?.codec;
+    const reader = new MessageReader(this, {
+      maxPayload: options.maxPayload,
+      maxFragments: MAX_FRAGMENTS,
+      inflate: codec && ((data, maxOutput) => codec.inflate(data, maxOutput)),
+    });
+    this.decoder = new FrameDecoder(reader, { maxFrame: options.maxPayload, options: deflate ? OPT_RSV1 : 0 });
   }
 
   /** The handshake's answer is out: the socket opens. */
@@ -158,6 +167,13 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
 
   sendMessage(opcode: number, payload: Uint8Array): void {
     if (this.closed || this.closeSentAt) return;
+    const deflate = this.deflate;
+    if (deflate && payload.length >= COMPRESS_THRESHOLD) {
+      // RFC 7692 §6: RSV1 on the (only) frame marks the message compressed.
+      const compressed = deflate.codec.deflate(payload, deflate.params.serverWindowBits);
+      this.transport.write(encodeFrame(opcode, compressed, { compressed: true }));
+      return;
+    }
     this.transport.write(encodeFrame(opcode, payload));
   }
 

@@ -8,6 +8,7 @@
 // so middleware that re-makes a response (`new Response(res.body, res)`, as hono's cors does) would
 // fail on a 101. The connection writes 101 Switching Protocols on HTTP/1.1.
 import { InvalidOptionError, OptionRangeError } from '../../errors.js';
+import { negotiateDeflate, type DeflateParams } from '../../websocket/deflate.js';
 import { acceptValue, checkHandshake, WebSocketHandshakeError } from '../../websocket/handshake.js';
 import { requestExchangeOf } from '../request.js';
 import type { ResolvedWebSocketOptions } from './connection.js';
@@ -27,6 +28,13 @@ export interface WebSocketOptions {
    * memory each connection can make the server hold (ws's 100 MiB lets 100 clients take 10 GiB).
    */
   maxPayload?: number;
+  /**
+   * permessage-deflate (RFC 7692) when the client offers it: messages of 1 KiB and more are sent
+   * compressed, compressed ones are inflated (the inflated size held to maxPayload as it grows).
+   * Each message is compressed on its own (no context takeover), so idle connections hold no zlib
+   * state. Default false: see the README for what it costs per message.
+   */
+  compression?: boolean;
 }
 
 export const DEFAULT_IDLE_TIMEOUT_S = 120;
@@ -38,9 +46,11 @@ export interface PendingUpgrade {
   /** The Sec-WebSocket-Accept value the response carries (HTTP/1.1). */
   readonly accept: string;
   readonly options: ResolvedWebSocketOptions;
+  /** permessage-deflate as agreed, or null. */
+  readonly deflate: DeflateParams | null;
 }
 
-const OPTIONS = ['protocol', 'idleTimeout', 'maxPayload'];
+const OPTIONS = ['protocol', 'idleTimeout', 'maxPayload', 'compression'];
 
 function resolveOptions(options: WebSocketOptions): ResolvedWebSocketOptions {
   if (options === null || typeof options !== 'object')
@@ -51,6 +61,8 @@ function resolveOptions(options: WebSocketOptions): ResolvedWebSocketOptions {
   const idle = options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_S;
   if (typeof idle !== 'number' || !(idle >= 0) || !Number.isFinite(idle))
     throw new OptionRangeError('idleTimeout', `idleTimeout must be a number of seconds >= 0, got ${String(idle)}`);
+  if (options.compression !== undefined && typeof options.compression !== 'boolean')
+    throw new InvalidOptionError('compression', `compression must be a boolean, got ${typeof options.compression}`);
   const maxPayload = options.maxPayload ?? DEFAULT_MAX_PAYLOAD;
   if (!Number.isSafeInteger(maxPayload) || maxPayload < 1)
     throw new OptionRangeError('maxPayload', `maxPayload must be a positive integer, got ${String(maxPayload)}`);
@@ -75,15 +87,17 @@ export function upgradeWebSocket(request: Request, options: WebSocketOptions = {
     throw new TypeError(`upgradeWebSocket: the client did not offer the subprotocol ${JSON.stringify(protocol)}`);
   }
   const accept = acceptValue(handshake.key!);
+  const deflate = options.compression ? negotiateDeflate(request.headers.get('sec-websocket-extensions')) : null;
   const url = request.url.replace(/^http/, 'ws');
-  const socket = new ServerWebSocket(url, protocol ?? '');
+  const socket = new ServerWebSocket(url, protocol ?? '', deflate?.answer ?? '');
   const headers: [string, string][] = [
     ['upgrade', 'websocket'],
     ['connection', 'Upgrade'],
     ['sec-websocket-accept', accept],
   ];
   if (protocol) headers.push(['sec-websocket-protocol', protocol]);
-  exchange.upgrade = { socket, accept, options: resolved };
+  if (deflate) headers.push(['sec-websocket-extensions', deflate.answer]);
+  exchange.upgrade = { socket, accept, options: resolved, deflate };
   return { socket, response: new Response(null, { headers }) };
 }
 
