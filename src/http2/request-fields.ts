@@ -17,9 +17,11 @@ export interface RequestFields {
   headers: FieldList;
   /** The Content-Length field, checked against the DATA received (§8.1.1); null when absent. */
   contentLength: number | null;
+  /** RFC 8441 §4: an extended CONNECT's :protocol (e.g. 'websocket'); null for other requests. */
+  protocol: string | null;
 }
 
-const REQUEST_PSEUDO = new Set([':method', ':scheme', ':authority', ':path']);
+const REQUEST_PSEUDO = new Set([':method', ':scheme', ':authority', ':path', ':protocol']);
 /** §8.2.1: names are lowercase, with no control, space, DEL or non-ASCII; pseudo names start with ':'. */
 const BAD_NAME = /[^\x21-\x40\x5b-\x7e]/;
 /** §8.2.1: no NUL, CR or LF, and no leading or trailing space or tab. */
@@ -76,10 +78,13 @@ export function requestFields(streamId: number, list: FieldList): RequestFields 
   const authority = pseudo.get(':authority') ?? null;
   // §8.3.1: a Host naming another entity than :authority makes the request malformed.
   if (authority !== null && host !== null && host !== authority) throw malformed(streamId, 'host differs from :authority');
-  if (method === 'CONNECT') {
+  const protocol = pseudo.get(':protocol') ?? null;
+  // RFC 8441 §4: :protocol only on CONNECT (the server announced SETTINGS_ENABLE_CONNECT_PROTOCOL).
+  if (protocol !== null && method !== 'CONNECT') throw malformed(streamId, `:protocol on ${method}`);
+  if (method === 'CONNECT' && protocol === null) {
     // §8.5: CONNECT has :authority and neither :scheme nor :path.
     if (authority === null || pseudo.has(':scheme') || pseudo.has(':path')) throw malformed(streamId, 'CONNECT pseudo-headers');
-    return { method, scheme: '', authority, path: '', headers, contentLength };
+    return { method, scheme: '', authority, path: '', headers, contentLength, protocol };
   }
   const scheme = pseudo.get(':scheme');
   const path = pseudo.get(':path');
@@ -88,7 +93,9 @@ export function requestFields(streamId: number, list: FieldList): RequestFields 
   if (path === undefined || path === '') throw malformed(streamId, 'no :path');
   if ((scheme === 'http' || scheme === 'https') && path[0] !== '/' && !(path === '*' && method === 'OPTIONS'))
     throw malformed(streamId, `:path ${path}`);
-  return { method, scheme, authority: authority ?? host, path, headers, contentLength };
+  // RFC 8441 §4: an extended CONNECT has :scheme and :path (checked above) and :authority.
+  if (protocol !== null && authority === null) throw malformed(streamId, 'an extended CONNECT without :authority');
+  return { method, scheme, authority: authority ?? host, path, headers, contentLength, protocol };
 }
 
 /** Trailers: regular fields only (§8.1). */

@@ -13,6 +13,8 @@ export interface Settings {
   maxFrameSize: number;
   /** Infinity: no limit announced. */
   maxHeaderListSize: number;
+  /** RFC 8441 §3: extended CONNECT is accepted. */
+  enableConnectProtocol: boolean;
 }
 
 /** SETTINGS_HEADER_TABLE_SIZE until a peer says otherwise (§6.5.2). */
@@ -28,6 +30,7 @@ export const INITIAL_SETTINGS: Readonly<Settings> = Object.freeze({
   initialWindowSize: DEFAULT_INITIAL_WINDOW_SIZE,
   maxFrameSize: DEFAULT_MAX_FRAME_SIZE,
   maxHeaderListSize: Infinity,
+  enableConnectProtocol: false,
 });
 
 /** Applies `list` (already range-checked by the frame parser) in order; returns the window delta. */
@@ -53,6 +56,9 @@ export function applySettings(settings: Settings, list: Setting[]): { windowDelt
       case SettingId.MAX_HEADER_LIST_SIZE:
         settings.maxHeaderListSize = value;
         break;
+      case SettingId.ENABLE_CONNECT_PROTOCOL:
+        settings.enableConnectProtocol = value === 1;
+        break;
     }
   }
   return { windowDelta: settings.initialWindowSize - before };
@@ -70,5 +76,6 @@ export function settingsToSend(settings: Settings): Setting[] {
   add(SettingId.INITIAL_WINDOW_SIZE, settings.initialWindowSize, INITIAL_SETTINGS.initialWindowSize);
   add(SettingId.MAX_FRAME_SIZE, settings.maxFrameSize, INITIAL_SETTINGS.maxFrameSize);
   add(SettingId.MAX_HEADER_LIST_SIZE, settings.maxHeaderListSize, INITIAL_SETTINGS.maxHeaderListSize);
+  add(SettingId.ENABLE_CONNECT_PROTOCOL, settings.enableConnectProtocol ? 1 : 0, 0);
   return list;
 }

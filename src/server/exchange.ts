@@ -12,6 +12,8 @@ export abstract class Exchange implements BodyFlow {
   responseStarted = false;
   /** A WebSocket handshake the handler accepted (upgradeWebSocket): the switch happens if it returns that response. */
   upgrade: PendingUpgrade | null = null;
+  /** HTTP/2: the request is an extended CONNECT for a WebSocket (RFC 8441). */
+  extendedConnect = false;
   private abort: AbortController | null = null;
 
   /** The handler's `request.signal`, made when first asked for. */

@@ -197,10 +197,10 @@ export class WasmCore {
    * ws_decode over the loaded input, from the decoder state given (WS_STATE_WORDS words, updated
    * in place); the records are in the table afterwards.
    */
-  wsDecode(start: number, end: number, maxFrame: number, options: number, state: Uint32Array): number {
+  wsDecode(start: number, end: number, maxFrame: number, options: number, state: number[]): number {
     this.reclaimTable();
     const table = this.table;
-    table.set(state);
+    for (let i = 0; i < state.length; i++) table[i] = state[i];
     let rc: number;
     try {
       rc = this.exports.ws_decode(start, end, maxFrame, options);
@@ -208,7 +208,7 @@ export class WasmCore {
       throw this.recover(error);
     }
     if (rc === ABI_MISUSE) throw new RangeError(`ws_decode(${start}, ${end}) outside the input buffer`);
-    state.set(table.subarray(0, state.length));
+    for (let i = 0; i < state.length; i++) state[i] = table[i];
     return rc;
   }
 

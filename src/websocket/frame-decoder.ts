@@ -30,7 +30,8 @@ const MAX_FRAME_LIMIT = 0xffff_ffff;
 
 export class FrameDecoder {
   private readonly core = wasmCore();
-  private readonly state = new Uint32Array(WS_STATE_WORDS);
+  /** The decoder's state between reads (WS_STATE_WORDS words; a plain array: no typed-array backing store per connection). */
+  private readonly state: number[] = new Array<number>(WS_STATE_WORDS).fill(0);
   private held: Uint8Array | null = null;
   private readonly maxFrame: number;
   private readonly options: number;

@@ -53,8 +53,8 @@ export interface Handshake {
 }
 
 /**
- * Checks an upgrade request: an HTTP/1.1 GET (§4.2.1), or with `http2` an extended CONNECT
- * (RFC 8441 §5, whose :protocol the connection checked). Throws WebSocketHandshakeError.
+ * Checks an upgrade request: an HTTP/1.1 GET (§4.2.1), or with `http2` an extended CONNECT whose
+ * :protocol the connection checked (RFC 8441 §5: no key, no Upgrade). Throws WebSocketHandshakeError.
  */
 export function checkHandshake(request: HandshakeRequest, http2: boolean): Handshake {
   const headers = request.headers;
@@ -66,11 +66,8 @@ export function checkHandshake(request: HandshakeRequest, http2: boolean): Hands
     );
   }
   const protocols = offeredProtocols(headers.get('sec-websocket-protocol'));
-  if (http2) {
-    if (request.method !== 'CONNECT')
-      throw new WebSocketHandshakeError('an HTTP/2 WebSocket is opened by an extended CONNECT (RFC 8441 §4)');
-    return { key: null, protocols };
-  }
+  // The connection already checked the extended CONNECT and its :protocol.
+  if (http2) return { key: null, protocols };
   if (request.method !== 'GET') throw new WebSocketHandshakeError(`the handshake is a GET request, not ${request.method} (§4.2.1)`);
   if (!hasToken(headers.get('upgrade'), 'websocket')) throw new WebSocketHandshakeError('no "websocket" in the Upgrade field (§4.2.1)');
   if (!hasToken(headers.get('connection'), 'upgrade')) throw new WebSocketHandshakeError('no "Upgrade" in the Connection field (§4.2.1)');

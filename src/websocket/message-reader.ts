@@ -34,6 +34,9 @@ export interface MessageLimits {
 const FIN = 0x80;
 const RSV1 = 0x40;
 const EMPTY = new Uint8Array(0);
+/** For text that arrives whole (one frame, one read: the common case); shared, as it keeps no state between calls. */
+const wholeText = new TextDecoder('utf-8', { fatal: true });
+const STREAM = { stream: true };
 
 export class MessageReader implements FrameSink {
   /** The frame being read: its first byte. */
@@ -46,8 +49,13 @@ export class MessageReader implements FrameSink {
   /** The message is compressed (RSV1 on its first frame, RFC 7692 §6): its pieces are kept whole until it ends. */
   private compressed = false;
   private parts: Uint8Array[] = [];
+  /** The frame being read: its payload length. */
+  private frameLength = 0;
+  /** A text message that arrived whole, decoded when its frame ends. */
+  private whole: Uint8Array | null = null;
   private text = '';
-  private readonly utf8 = new TextDecoder('utf-8', { fatal: true });
+  /** Made only for text that comes in pieces (checked as each arrives), and dropped when it ends: an idle connection holds none. */
+  private utf8: TextDecoder | null = null;
 
   constructor(
     private readonly sink: MessageSink,
@@ -56,6 +64,7 @@ export class MessageReader implements FrameSink {
 
   frameStart(first: number, length: number): void {
     this.frame = first;
+    this.frameLength = length;
     const opcode = first & 0x0f;
     if (opcode >= Opcode.CLOSE) {
       this.controlParts = [];
@@ -81,8 +90,10 @@ export class MessageReader implements FrameSink {
 
   payload(bytes: Uint8Array): void {
     if ((this.frame & 0x0f) >= Opcode.CLOSE) this.controlParts.push(bytes);
-    else if (this.message === Opcode.TEXT && !this.compressed) this.text += this.decode(bytes, true);
-    else this.parts.push(bytes);
+    else if (this.message === Opcode.TEXT && !this.compressed) {
+      if (this.frame & FIN && this.fragments === 1 && bytes.length === this.frameLength) this.whole = bytes;
+      else this.text += this.decode(bytes, true);
+    } else this.parts.push(bytes);
   }
 
   frameEnd(): void {
@@ -93,8 +104,14 @@ export class MessageReader implements FrameSink {
     this.message = 0;
     if (this.compressed) return this.inflated(message);
     if (message === Opcode.TEXT) {
-      const text = this.text + this.decode(EMPTY, false);
+      const whole = this.whole;
+      if (whole) {
+        this.whole = null;
+        return this.sink.text(this.decode(whole, false, wholeText));
+      }
+      const text = this.text + (this.utf8 ? this.decode(EMPTY, false) : '');
       this.text = '';
+      this.utf8 = null;
       return this.sink.text(text);
     }
     const parts = this.parts;
@@ -116,7 +133,7 @@ export class MessageReader implements FrameSink {
         CloseCode.INVALID_DATA,
       );
     }
-    if (message === Opcode.TEXT) return this.sink.text(this.decode(data, false));
+    if (message === Opcode.TEXT) return this.sink.text(this.decode(data, false, wholeText));
     this.sink.binary(data);
   }
 
@@ -128,9 +145,13 @@ export class MessageReader implements FrameSink {
   }
 
   /** Strict UTF-8 (§8.1): a piece may end inside a character; `stream` false checks the end too. */
-  private decode(bytes: Uint8Array, stream: boolean): string {
+  private decode(
+    bytes: Uint8Array,
+    stream: boolean,
+    decoder: TextDecoder = (this.utf8 ??= new TextDecoder('utf-8', { fatal: true })),
+  ): string {
     try {
-      return this.utf8.decode(bytes, { stream });
+      return stream ? decoder.decode(bytes, STREAM) : decoder.decode(bytes);
     } catch {
       throw new WebSocketError('ERR_WS_INVALID_UTF8', 'a text message that is not valid UTF-8 (§8.1)', CloseCode.INVALID_DATA);
     }

@@ -25,7 +25,32 @@ describe('request fields (§8.3)', () => {
         ['cookie', 'a=1; b=2'],
       ],
       contentLength: 3,
+      protocol: null,
     });
+  });
+
+  it('takes an extended CONNECT (RFC 8441 §4) and refuses :protocol elsewhere or without :authority', () => {
+    const connect: [string, string][] = [
+      [':method', 'CONNECT'],
+      [':protocol', 'websocket'],
+      [':scheme', 'https'],
+      [':path', '/chat'],
+      [':authority', 'example.com'],
+    ];
+    expect(requestFields(1, connect)).toMatchObject({ method: 'CONNECT', protocol: 'websocket', path: '/chat', authority: 'example.com' });
+    expect(() => requestFields(1, [...base, [':protocol', 'websocket']])).toThrow(/:protocol on GET/);
+    expect(() =>
+      requestFields(
+        1,
+        connect.filter(([name]) => name !== ':authority'),
+      ),
+    ).toThrow(/without :authority/);
+    expect(() =>
+      requestFields(
+        1,
+        connect.filter(([name]) => name !== ':path'),
+      ),
+    ).toThrow(/no :path/);
   });
 
   it('falls back to Host without :authority; OPTIONS * and CONNECT have their own forms', () => {

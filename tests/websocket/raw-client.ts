@@ -1,6 +1,7 @@
 // A WebSocket client at the byte level, for what real clients never send: crafted frames (bad
 // opcodes, unmasked frames, invalid UTF-8, frames split anywhere) and the server's exact answer.
 import net from 'node:net';
+import type { Duplex } from 'node:stream';
 
 export interface ServerFrame {
   fin: boolean;
@@ -39,7 +40,7 @@ export class RawWebSocket {
   private buffer = Buffer.alloc(0);
   private waiters: (() => void)[] = [];
 
-  private constructor(readonly socket: net.Socket) {
+  private constructor(readonly socket: Duplex) {
     socket.on('data', (chunk: Buffer) => {
       this.buffer = Buffer.concat([this.buffer, chunk]);
       this.wake();
@@ -56,7 +57,7 @@ export class RawWebSocket {
     const socket = net.connect(port, '127.0.0.1');
     socket.setNoDelay(true);
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-    const client = new RawWebSocket(socket);
+    const client = new RawWebSocket(socket as Duplex);
     const fields =
       extra || `Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${KEY}\r\nSec-WebSocket-Version: 13\r\n${more}`;
     socket.write(Buffer.concat([Buffer.from(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n${fields}\r\n`), after]));
@@ -67,6 +68,11 @@ export class RawWebSocket {
       client.buffer = client.buffer.subarray(end + 4);
     }
     return client;
+  }
+
+  /** A WebSocket already open on `duplex` (an HTTP/2 stream after its 200, RFC 8441). */
+  static over(duplex: Duplex): RawWebSocket {
+    return new RawWebSocket(duplex);
   }
 
   get status(): number {

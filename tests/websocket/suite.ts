@@ -2,6 +2,7 @@
 // (the `ws` package, undici's WebSocket) for what applications do, and a raw frame client for
 // every error case. Case numbers in brackets are the Autobahn testsuite's sections they mirror.
 import { once } from 'node:events';
+import http2 from 'node:http2';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -419,6 +420,81 @@ export function webSocketSuite(name: string, launch: Launcher) {
       client.send(Buffer.concat([clientFrame(0x41, deflate(Buffer.from('a'))), clientFrame(0xc0, 'b')]));
       expect(RawWebSocket.closeOf(await client.frame())?.code).toBe(1002);
       client.destroy();
+    });
+  });
+
+  describe(`WebSocket on ${name}: over HTTP/2 (RFC 8441)`, () => {
+    const server = useServer(launch, { http2: true });
+
+    async function connect(path: string, extra: Record<string, string> = {}) {
+      const session = http2.connect(`http://127.0.0.1:${server.port}`);
+      await once(session, 'remoteSettings');
+      const stream = session.request({
+        ':method': 'CONNECT',
+        ':protocol': 'websocket',
+        ':scheme': 'http',
+        ':path': path,
+        ':authority': `127.0.0.1:${server.port}`,
+        'sec-websocket-version': '13',
+        ...extra,
+      });
+      const [headers] = (await once(stream, 'response')) as [http2.IncomingHttpHeaders];
+      return { session, stream, headers };
+    }
+
+    it('announces SETTINGS_ENABLE_CONNECT_PROTOCOL', async () => {
+      const session = http2.connect(`http://127.0.0.1:${server.port}`);
+      await once(session, 'remoteSettings');
+      expect(session.remoteSettings.enableConnectProtocol).toBe(true);
+      session.destroy();
+    });
+
+    it('opens a WebSocket on an extended CONNECT: 200, echo, and the closing handshake ending the stream', async () => {
+      const id = nextId();
+      const { session, stream, headers } = await connect(`/ws/echo?id=${id}&protocol=chat`, { 'sec-websocket-protocol': 'chat' });
+      expect(headers[':status']).toBe(200);
+      expect(headers['sec-websocket-protocol']).toBe('chat');
+      expect(headers['sec-websocket-accept']).toBeUndefined();
+      expect(headers['set-cookie']).toEqual(['ws=1']);
+      const client = RawWebSocket.over(stream);
+      client.send(clientFrame(TEXT, 'over h2 ✓'));
+      expect((await client.frame())?.payload.toString()).toBe('over h2 ✓');
+      client.send(clientFrame(BINARY, Buffer.alloc(100_000, 9)));
+      expect((await client.frame())?.payload.length).toBe(100_000);
+      client.send(clientFrame(PING, 'p'));
+      expect((await client.frame())?.opcode).toBe(10);
+      client.send(closeFrame(1000, 'bye'));
+      expect(RawWebSocket.closeOf(await client.frame())).toEqual({ code: 1000, reason: 'bye' });
+      stream.end();
+      await once(stream, 'close');
+      expect(await events(server.url, id, 2)).toEqual(['open chat', 'close 1000 true bye']);
+      session.destroy();
+    });
+
+    it('fails a protocol error on the stream with its close code', async () => {
+      const { session, stream } = await connect('/ws/echo');
+      const client = RawWebSocket.over(stream);
+      client.send(clientFrame(TEXT, Buffer.from([0xff])));
+      expect(RawWebSocket.closeOf(await client.frame())?.code).toBe(1007);
+      session.destroy();
+    });
+
+    it('serves hono’s helper through the same GET route', async () => {
+      const { session, stream, headers } = await connect('/ws/hono/echo');
+      expect(headers[':status']).toBe(200);
+      const client = RawWebSocket.over(stream);
+      client.send(clientFrame(TEXT, 'hi'));
+      expect((await client.frame())?.payload.toString()).toBe('hono: hi');
+      session.destroy();
+    });
+
+    it('answers 400 when the handler does not upgrade (a 2xx would read as an open tunnel), and 501 to a plain CONNECT', async () => {
+      const { session, headers } = await connect('/hello');
+      expect(headers[':status']).toBe(400);
+      const plain = session.request({ ':method': 'CONNECT', ':authority': 'example.com:443' });
+      const [response] = (await once(plain, 'response')) as [http2.IncomingHttpHeaders];
+      expect(response[':status']).toBe(501);
+      session.destroy();
     });
   });
 

@@ -19,6 +19,8 @@ export const SettingId = {
   INITIAL_WINDOW_SIZE: 0x4,
   MAX_FRAME_SIZE: 0x5,
   MAX_HEADER_LIST_SIZE: 0x6,
+  /** RFC 8441 §3: the peer accepts extended CONNECT (:protocol), e.g. WebSocket over HTTP/2. */
+  ENABLE_CONNECT_PROTOCOL: 0x8,
 } as const;
 
 export type Setting = [id: number, value: number];
@@ -47,7 +49,11 @@ export function parseSettings(header: FrameHeader, payload: Uint8Array): Setting
       throw new ConnectionError('FLOW_CONTROL_ERROR', `SETTINGS_INITIAL_WINDOW_SIZE ${value}`);
     if (id === SettingId.MAX_FRAME_SIZE && (value < DEFAULT_MAX_FRAME_SIZE || value > MAX_MAX_FRAME_SIZE))
       throw new ConnectionError('PROTOCOL_ERROR', `SETTINGS_MAX_FRAME_SIZE ${value}`);
-    if (id >= SettingId.HEADER_TABLE_SIZE && id <= SettingId.MAX_HEADER_LIST_SIZE) settings.push([id, value]);
+    // RFC 8441 §3: 0 or 1.
+    if (id === SettingId.ENABLE_CONNECT_PROTOCOL && value > 1)
+      throw new ConnectionError('PROTOCOL_ERROR', `SETTINGS_ENABLE_CONNECT_PROTOCOL ${value}`);
+    if ((id >= SettingId.HEADER_TABLE_SIZE && id <= SettingId.MAX_HEADER_LIST_SIZE) || id === SettingId.ENABLE_CONNECT_PROTOCOL)
+      settings.push([id, value]);
   }
   return { type: 'settings', ack, settings };
 }

@@ -26,6 +26,12 @@ class ServerRequestParser extends RequestParser {
   }
 }
 
+/**
+ * What an upgraded connection keeps in place of its parser: it reads no more HTTP, and an idle
+ * WebSocket should not hold a parser (its options, buffers) for the rest of its life.
+ */
+const RETIRED_PARSER = new ServerRequestParser({ onHead() {} });
+
 // Why reading is paused (bits): the socket reads again when none is left.
 const PAUSE_BODY = 1;
 const PAUSE_PIPELINE = 2;
@@ -436,6 +442,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     if (this.handedOver) return;
     this.handedOver = true;
     const held = this.parser.takeHeld();
+    this.parser = RETIRED_PARSER;
     connection.start();
     if (held?.length) connection.onData(held);
   }

@@ -167,7 +167,8 @@ export class Http2Connection implements ServerConnection, RecvHost {
       return;
     }
     for (const stream of this.streams.values()) {
-      if (stream.body && !stream.body.complete && now > stream.startedAt + o.requestTimeout) this.timeOut(stream);
+      if (stream.tunnel) stream.tunnel.checkDeadline(now);
+      else if (stream.body && !stream.body.complete && now > stream.startedAt + o.requestTimeout) this.timeOut(stream);
     }
     if (this.pingSentAt) {
       if (now > this.pingSentAt + this.options.pingTimeout) this.destroy(new Error('the client did not answer a PING in time'));
@@ -184,6 +185,8 @@ export class Http2Connection implements ServerConnection, RecvHost {
     // Streams whose client already ended the connection are not in flight: nobody waits for them.
     if (this.peerDone && this.streams.size > 0) return this.destroy(new Error('the client ended the connection'));
     if (this.goawayLastId < 0) this.goaway('NO_ERROR');
+    // WebSockets are told the server is going away (1001); their streams end with their close.
+    for (const stream of this.streams.values()) stream.tunnel?.shutdown();
     if (this.streams.size === 0) this.end();
   }
 
@@ -216,6 +219,10 @@ export class Http2Connection implements ServerConnection, RecvHost {
 
   reportError(error: unknown, request: Request | null): void {
     this.host.reportError(error, request);
+  }
+
+  get webSocketDeflate() {
+    return this.host.webSocketDeflate;
   }
 
   internalError(error: unknown): Response {
@@ -308,6 +315,7 @@ export class Http2Connection implements ServerConnection, RecvHost {
 
   private streamClosed(stream: Http2Stream): void {
     this.send.forget(stream);
+    stream.tunnel?.onClose();
     if (this.streams.size > 0) return;
     this.idleSince = Date.now();
     if (this.peerDone || this.goawayLastId >= 0) this.end();

@@ -18,6 +18,12 @@ import type { Responder } from './respond.js';
 import { Http2Stream, type StreamHost } from './stream.js';
 import type { StreamTable } from './streams.js';
 
+/** The fields that make an extended CONNECT look like HTTP/1.1's WebSocket request to the handler. */
+const WEBSOCKET_FIELDS: [string, string][] = [
+  ['upgrade', 'websocket'],
+  ['connection', 'upgrade'],
+];
+
 /** What receiving needs from the connection. */
 export interface RecvHost {
   /** New streams are taken (no GOAWAY went out). */
@@ -102,6 +108,12 @@ export class Recv implements StreamHost {
     const padding = flowLength - data.length;
     if (padding) this.release(stream, padding);
     if (data.length === 0 && !endStream) this.host.controlFrame();
+    if (stream.extendedConnect) {
+      // A WebSocket's bytes (RFC 8441 §5): its own limits apply, not a body's.
+      if (data.length) stream.receiveTunnel(data.slice());
+      if (endStream) this.endOfRequest(stream);
+      return;
+    }
     stream.received += data.length;
     // §8.1.1: more DATA than Content-Length is malformed.
     if (stream.contentLength !== null && stream.received > stream.contentLength) {
@@ -160,21 +172,31 @@ export class Recv implements StreamHost {
       throw new StreamError(stream.id, 'PROTOCOL_ERROR', 'malformed request: content-length without DATA');
     stream.contentLength = fields.contentLength;
     stream.headRequest = fields.method === 'HEAD';
-    if (!endStream) {
+    // RFC 8441: an extended CONNECT for a WebSocket; any other CONNECT is a tunnel we do not offer.
+    stream.extendedConnect = fields.method === 'CONNECT' && fields.protocol === 'websocket';
+    if (!endStream && !stream.extendedConnect) {
       stream.expectsContinue = fields.headers.some(([name, value]) => name === 'expect' && value.toLowerCase() === '100-continue');
       stream.openBody();
     }
     // A declared length over the limit is refused before the handler runs or a byte is read.
     if (fields.contentLength !== null && fields.contentLength > this.limits.maxBodyBytes) return this.bodyTooLarge(stream);
-    if (fields.method === 'CONNECT') {
+    if (fields.method === 'CONNECT' && !stream.extendedConnect) {
       // A tunnel needs a raw byte stream, which the fetch contract has no room for.
       return this.responder.respond(stream, plainResponse(501, 'ERR_CONNECT_UNSUPPORTED'));
     }
     const scheme = fields.scheme === 'http' || fields.scheme === 'https' ? fields.scheme : this.limits.encrypted ? 'https' : 'http';
-    const request = new IncomingRequest(
-      { method: fields.method, url: fields.path, headers: fields.headers },
-      { scheme, host: authority, body: stream.body, signal: () => stream.signal() },
-    );
+    // The handler sees a WebSocket request as HTTP/1.1 shows it (a GET with Upgrade), so the same
+    // routes and checks (`app.get('/ws', ...)`, `upgrade === 'websocket'`) serve both protocols.
+    const line = stream.extendedConnect
+      ? { method: 'GET', url: fields.path, headers: [...fields.headers, ...WEBSOCKET_FIELDS] }
+      : { method: fields.method, url: fields.path, headers: fields.headers };
+    const request = new IncomingRequest(line, {
+      scheme,
+      host: authority,
+      body: stream.body,
+      signal: () => stream.signal(),
+      exchange: stream.extendedConnect ? stream : undefined,
+    });
     stream.request = asRequest(request);
     this.host.handle(stream, stream.request);
   }
@@ -201,6 +223,12 @@ export class Recv implements StreamHost {
   }
 
   private endOfRequest(stream: Http2Stream): void {
+    if (stream.extendedConnect) {
+      // The client ended its side of the WebSocket.
+      stream.tunnel?.onEnd();
+      if (stream.state.state === 'closed') this.streams.close(stream);
+      return;
+    }
     // §8.1.1: fewer DATA bytes than Content-Length is malformed too.
     if (stream.contentLength !== null && stream.received !== stream.contentLength) {
       throw new StreamError(

@@ -2,8 +2,13 @@
 // comes, then trailers or END_STREAM. What to send is decided by the protocol-neutral step
 // (prepare-response.ts); this only frames it.
 import { responseFields, trailerList } from '../../http2/response-fields.js';
+import type { DeflateCodec } from '../../websocket/deflate.js';
 import type { ResponseBody } from '../body-chunks.js';
+import { plainResponse } from '../plain-response.js';
 import { discardResponse, prepareResponse, streamLength, type PreparedResponse } from '../prepare-response.js';
+import { WebSocketConnection } from '../websocket/connection.js';
+import { abandonUpgrade, acceptsUpgrade, answerFields, type PendingUpgrade } from '../websocket/upgrade.js';
+import { StreamTransport } from './stream-transport.js';
 import { trailersOf } from '../trailers.js';
 import type { Transport } from '../connection.js';
 import { STREAM_HIGH_WATER_MARK, type Send } from './send.js';
@@ -21,6 +26,8 @@ export interface ResponderHost {
   reportError(error: unknown, request: Request | null): void;
   /** A 500 for `error`, which is logged. */
   internalError(error: unknown): Response;
+  /** WebSocket compression from the adapter, or null. */
+  readonly webSocketDeflate: DeflateCodec | null;
 }
 
 export class Responder {
@@ -33,6 +40,11 @@ export class Responder {
   /** Sends `response` on `stream`, unless a response already began there (then it is discarded). */
   respond(stream: Http2Stream, response: Response): void {
     if (this.host.closed || stream.responseStarted || !stream.state.canSend) return discardResponse(response);
+    if (stream.extendedConnect) {
+      const answer = this.webSocketAnswer(stream, response);
+      if (!answer) return;
+      response = answer;
+    }
     stream.responseStarted = true;
     let prepared: PreparedResponse;
     let body: Uint8Array | null = null;
@@ -69,6 +81,46 @@ export class Responder {
     }
     // END_STREAM rides on the last DATA frame.
     this.send.data(stream, body!, true);
+  }
+
+  /**
+   * An extended CONNECT (RFC 8441 §5): the accepted WebSocket's response opens the tunnel (null:
+   * done). Any other 2xx would tell the client its tunnel is open, so it becomes 400; other
+   * statuses go out as they are.
+   */
+  private webSocketAnswer(stream: Http2Stream, response: Response): Response | null {
+    const upgrade = stream.upgrade;
+    stream.upgrade = null;
+    if (upgrade && acceptsUpgrade(response, upgrade)) {
+      this.openTunnel(stream, response, upgrade);
+      return null;
+    }
+    if (upgrade) abandonUpgrade(upgrade);
+    if (response.status < 200 || response.status > 299) return response;
+    discardResponse(response);
+    return plainResponse(400, 'ERR_WS_NOT_UPGRADED');
+  }
+
+  /** 200 without END_STREAM, then the stream is the WebSocket's (its DATA carries the frames). */
+  private openTunnel(stream: Http2Stream, response: Response, upgrade: PendingUpgrade): void {
+    const codec = this.host.webSocketDeflate;
+    let fields;
+    try {
+      if (upgrade.deflate && !codec) throw new Error('permessage-deflate was agreed, but the adapter has no zlib');
+      fields = responseFields(200, answerFields(response), null);
+    } catch (error) {
+      abandonUpgrade(upgrade);
+      return this.respond(stream, this.host.internalError(error));
+    }
+    discardResponse(response);
+    stream.responseStarted = true;
+    this.send.headers(stream, fields, false);
+    const transport = new StreamTransport(stream, this.send, this.streams, this.host.transport);
+    const host = { reportError: (error: unknown, request: Request | null) => this.host.reportError(error, request), connectionClosed() {} };
+    const deflate = upgrade.deflate && codec ? { codec, params: upgrade.deflate } : null;
+    const connection = new WebSocketConnection(transport, host, upgrade.socket, upgrade.options, deflate);
+    connection.start();
+    stream.openTunnel(connection);
   }
 
   /** `100 Continue` (RFC 9110 §10.1.1): the handler started reading a body the client holds back. */

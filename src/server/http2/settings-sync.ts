@@ -65,5 +65,7 @@ function ourSettings(o: ResolvedHttp2Options): Setting[] {
     maxFrameSize,
     headerTableSize,
     maxHeaderListSize,
+    // RFC 8441: WebSocket over HTTP/2 (a handler that does not upgrade such a request answers it).
+    enableConnectProtocol: true,
   });
 }

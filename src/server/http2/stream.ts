@@ -1,6 +1,7 @@
 // One HTTP/2 stream of a server connection: its state (§5.1), its two flow-control windows, the
 // request body fed by DATA, and the response waiting for send window. The connection does the
 // I/O; a stream only keeps account.
+import type { ServerConnection } from '../connection.js';
 import { Exchange } from '../exchange.js';
 import { RequestBody } from '../request-body.js';
 import { ReceiveWindow, SendWindow } from '../../http2/flow-control.js';
@@ -29,6 +30,10 @@ export class Http2Stream extends Exchange {
   readonly startedAt = Date.now();
   /** The response DATA waiting for window (see send.ts). */
   readonly outbound = new Outbound();
+  /** An extended CONNECT (`extendedConnect`) the handler upgraded: the WebSocket that reads and writes this stream. */
+  tunnel: ServerConnection | null = null;
+  /** Tunnel bytes that came before the handler answered (bounded by the stream window). */
+  private early: Uint8Array[] = [];
 
   private paused = false;
   private unreleased = 0;
@@ -60,10 +65,30 @@ export class Http2Stream extends Exchange {
     else this.host.release(this, data.length);
   }
 
+  /** Tunnel bytes (a copy): to the WebSocket, or held until it opens; given back as the body's are. */
+  receiveTunnel(data: Uint8Array): void {
+    if (!this.tunnel) {
+      this.early.push(data);
+      return;
+    }
+    this.tunnel.onData(data);
+    if (this.paused) this.unreleased += data.length;
+    else this.host.release(this, data.length);
+  }
+
+  /** The WebSocket opened on this stream: it gets what came before. */
+  openTunnel(tunnel: ServerConnection): void {
+    this.tunnel = tunnel;
+    const early = this.early;
+    this.early = [];
+    for (const data of early) this.receiveTunnel(data);
+  }
+
   /** The peer reset the stream, or the connection went away. */
   override cancel(reason: Error): void {
     super.cancel(reason);
     this.wakeWriters();
+    this.tunnel?.onClose();
   }
 
   // ---- BodyFlow: the handler's reading paces the peer through the windows ----
@@ -92,6 +117,7 @@ export class Http2Stream extends Exchange {
   }
 
   wakeWriters(): void {
+    this.tunnel?.onDrain();
     const waiters = this.writableWaiters;
     if (!waiters.length) return;
     this.writableWaiters = [];

@@ -96,10 +96,14 @@ export class StreamTable {
   }
 
   private refuseRest(stream: Http2Stream): void {
+    this.resetOutsideFrames(stream.id, 'NO_ERROR');
+  }
+
+  /** A reset decided outside the frame loop (a response ending, a timer): over the reset limit, the connection fails. */
+  resetOutsideFrames(streamId: number, code: ErrorCodeName): void {
     try {
-      this.reset(stream.id, 'NO_ERROR');
+      this.reset(streamId, code);
     } catch (error) {
-      // Over the reset limit (this runs outside the frame loop too).
       this.events.fail(error);
     }
   }

@@ -11,6 +11,9 @@ import { encodeFrame, Opcode } from '../../websocket/frame.js';
 import { MessageReader, type MessageSink } from '../../websocket/message-reader.js';
 import { OPT_RSV1 } from '../../wasm/abi.js';
 import type { ConnectionHost, ServerConnection, Transport } from '../connection.js';
+
+/** What a WebSocket connection needs from where it runs (the server core, or an HTTP/2 connection). */
+export type WebSocketHost = Pick<ConnectionHost, 'reportError' | 'connectionClosed'>;
 import { socketControl, type ServerWebSocket, type SocketLink } from './socket.js';
 
 /**
@@ -47,7 +50,7 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
 
   constructor(
     private readonly transport: Transport,
-    private readonly host: ConnectionHost,
+    private readonly host: WebSocketHost,
     private readonly socket: ServerWebSocket,
     private readonly options: ResolvedWebSocketOptions,
     /** permessage-deflate, when it was agreed. */

@@ -26,6 +26,7 @@ const encoder = new TextEncoder();
 
 type Handler = ((this: ServerWebSocket, event: Event) => unknown) | null;
 type HandlerName = 'open' | 'message' | 'close' | 'error';
+const HANDLER_BITS: Record<HandlerName, number> = { open: 1, message: 2, close: 4, error: 8 };
 
 /** What the connection does to its socket; kept off the public interface. */
 export interface SocketControl {
@@ -53,7 +54,13 @@ export class ServerWebSocket extends EventTarget {
   binaryType: BinaryType = 'blob';
   #readyState = CONNECTING;
   #link: SocketLink | null = null;
-  #handlers = new Map<HandlerName, Handler>();
+  /** The on… attributes, by HandlerName (fields, not a Map: every idle WebSocket holds them). */
+  #onopen: Handler = null;
+  #onmessage: Handler = null;
+  #onclose: Handler = null;
+  #onerror: Handler = null;
+  /** Which attributes have their listener added (bit per HANDLER_BITS). */
+  #listening = 0;
   /** Sends wait here behind a Blob being read, so messages keep their order. */
   #queue: Promise<void> | null = null;
   #queuedBytes = 0;
@@ -176,35 +183,40 @@ export class ServerWebSocket extends EventTarget {
   }
 
   get onopen(): Handler {
-    return this.#handlers.get('open') ?? null;
+    return this.#onopen;
   }
   set onopen(handler: Handler) {
-    this.#setHandler('open', handler);
+    this.#onopen = this.#listen('open', handler);
   }
   get onmessage(): Handler {
-    return this.#handlers.get('message') ?? null;
+    return this.#onmessage;
   }
   set onmessage(handler: Handler) {
-    this.#setHandler('message', handler);
+    this.#onmessage = this.#listen('message', handler);
   }
   get onclose(): Handler {
-    return this.#handlers.get('close') ?? null;
+    return this.#onclose;
   }
   set onclose(handler: Handler) {
-    this.#setHandler('close', handler);
+    this.#onclose = this.#listen('close', handler);
   }
   get onerror(): Handler {
-    return this.#handlers.get('error') ?? null;
+    return this.#onerror;
   }
   set onerror(handler: Handler) {
-    this.#setHandler('error', handler);
+    this.#onerror = this.#listen('error', handler);
+  }
+
+  #handler(name: HandlerName): Handler {
+    return name === 'message' ? this.#onmessage : name === 'open' ? this.#onopen : name === 'close' ? this.#onclose : this.#onerror;
   }
 
   /** An event handler attribute (HTML §8.1.8.1): one listener, added once, calls whatever handler is set now. */
-  #setHandler(name: HandlerName, handler: Handler): void {
-    if (!this.#handlers.has(name)) {
+  #listen(name: HandlerName, handler: Handler): Handler {
+    if (!(this.#listening & HANDLER_BITS[name])) {
+      this.#listening |= HANDLER_BITS[name];
       this.addEventListener(name, (event) => {
-        const current = this.#handlers.get(name);
+        const current = this.#handler(name);
         if (typeof current !== 'function') return;
         try {
           current.call(this, event);
@@ -214,6 +226,6 @@ export class ServerWebSocket extends EventTarget {
         }
       });
     }
-    this.#handlers.set(name, typeof handler === 'function' ? handler : null);
+    return typeof handler === 'function' ? handler : null;
   }
 }

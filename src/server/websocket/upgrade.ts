@@ -78,15 +78,17 @@ function resolveOptions(options: WebSocketOptions): ResolvedWebSocketOptions {
 export function upgradeWebSocket(request: Request, options: WebSocketOptions = {}): { socket: ServerWebSocket; response: Response } {
   const resolved = resolveOptions(options);
   const exchange = requestExchangeOf(request);
-  if (!exchange) throw new TypeError('upgradeWebSocket: the request was not received by a wirespeed server');
+  if (!exchange) throw new TypeError('upgradeWebSocket: not a request a wirespeed server can upgrade to a WebSocket');
   if (exchange.upgrade) throw new TypeError('upgradeWebSocket: the request was already upgraded');
-  const handshake = checkHandshake(request, false);
+  const http2 = exchange.extendedConnect;
+  const handshake = checkHandshake(request, http2);
   if (exchange.body) throw new WebSocketHandshakeError('a handshake request has no body (§4.1)');
   const protocol = options.protocol;
   if (protocol !== undefined && !handshake.protocols.includes(protocol)) {
     throw new TypeError(`upgradeWebSocket: the client did not offer the subprotocol ${JSON.stringify(protocol)}`);
   }
-  const accept = acceptValue(handshake.key!);
+  // HTTP/2 has no key (RFC 8441 §5): a token of ours marks the response instead, and is not sent.
+  const accept = handshake.key ? acceptValue(handshake.key) : `h2-${crypto.randomUUID()}`;
   const deflate = options.compression ? negotiateDeflate(request.headers.get('sec-websocket-extensions')) : null;
   const url = request.url.replace(/^http/, 'ws');
   const socket = new ServerWebSocket(url, protocol ?? '', deflate?.answer ?? '');
@@ -116,11 +118,12 @@ const HANDSHAKE_FIELDS = new Set(['upgrade', 'connection', 'sec-websocket-accept
 
 /** The 101's fields: the handshake's, then whatever else the response carries (cookies, a middleware's headers). */
 export function upgradeFields(response: Response, pending: PendingUpgrade): [string, string][] {
-  const fields: [string, string][] = [
-    ['Upgrade', 'websocket'],
-    ['Connection', 'Upgrade'],
-    ['Sec-WebSocket-Accept', pending.accept],
-  ];
+  return [['Upgrade', 'websocket'], ['Connection', 'Upgrade'], ['Sec-WebSocket-Accept', pending.accept], ...answerFields(response)];
+}
+
+/** The response's own fields, without the handshake's and framing ones (HTTP/2's 200 carries these). */
+export function answerFields(response: Response): [string, string][] {
+  const fields: [string, string][] = [];
   for (const [name, value] of response.headers) if (!HANDSHAKE_FIELDS.has(name)) fields.push([name, value]);
   return fields;
 }
