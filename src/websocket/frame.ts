@@ -30,6 +30,21 @@ export function frameHeader(opcode: number, length: number, { fin = true, compre
   return header;
 }
 
+/**
+ * The header of a server frame as latin1 text (one char per byte): put before ASCII text, whose
+ * UTF-8 bytes are its chars, it makes the frame a string a socket writes without encoding it.
+ */
+export function frameHeaderText(opcode: number, length: number): string {
+  const first = FIN | opcode;
+  if (length < LENGTH_16) return String.fromCharCode(first, length);
+  if (length <= 0xffff) return String.fromCharCode(first, LENGTH_16, length >> 8, length & 0xff);
+  let text = String.fromCharCode(first, LENGTH_64);
+  const high = Math.floor(length / TWO_32);
+  const low = length % TWO_32;
+  for (const word of [high, low]) text += String.fromCharCode(word >>> 24, (word >> 16) & 0xff, (word >> 8) & 0xff, word & 0xff);
+  return text;
+}
+
 /** A whole frame (header and payload) in one buffer: one write for a small message. */
 export function encodeFrame(opcode: number, payload: Uint8Array, options?: { fin?: boolean; compressed?: boolean }): Uint8Array {
   const header = frameHeader(opcode, payload.length, options);

@@ -7,7 +7,7 @@ import { CloseCode, closePayload } from '../../websocket/close.js';
 import { COMPRESS_THRESHOLD, type DeflateCodec, type DeflateParams } from '../../websocket/deflate.js';
 import { WebSocketError } from '../../websocket/errors.js';
 import { FrameDecoder } from '../../websocket/frame-decoder.js';
-import { encodeFrame, Opcode } from '../../websocket/frame.js';
+import { encodeFrame, frameHeaderText, Opcode } from '../../websocket/frame.js';
 import { MessageReader, type MessageSink } from '../../websocket/message-reader.js';
 import { OPT_RSV1 } from '../../wasm/abi.js';
 import type { ConnectionHost, ServerConnection, Transport } from '../connection.js';
@@ -37,6 +37,8 @@ export interface ResolvedWebSocketOptions {
 }
 
 const EMPTY = new Uint8Array(0);
+const ASCII = /^[\x00-\x7f]*$/;
+const encoder = new TextEncoder();
 
 export class WebSocketConnection implements ServerConnection, SocketLink, MessageSink {
   closed = false;
@@ -178,6 +180,17 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
       return;
     }
     this.transport.write(encodeFrame(opcode, payload));
+  }
+
+  sendText(text: string): void {
+    if (this.closed || this.closeSentAt) return;
+    // ASCII text is its own UTF-8: the frame goes out as a string, with no encoding step and no
+    // buffer made for it (unless it is to be compressed).
+    if ((!this.deflate || text.length < COMPRESS_THRESHOLD) && ASCII.test(text)) {
+      this.transport.write(frameHeaderText(Opcode.TEXT, text.length) + text);
+      return;
+    }
+    this.sendMessage(Opcode.TEXT, encoder.encode(text));
   }
 
   startClose(code: number | undefined, reason: string): void {

@@ -9,6 +9,7 @@ import { closeEvent, errorEvent, messageEvent } from './events.js';
 /** What a socket asks of its connection. */
 export interface SocketLink {
   sendMessage(opcode: number, payload: Uint8Array): void;
+  sendText(text: string): void;
   /** Where an error thrown by an `on…` handler goes (the server's logError): one handler must not take the server down. */
   reportError(error: unknown): void;
   /** Starts the closing handshake (§7.1.2); no code sends an empty Close frame. */
@@ -160,7 +161,7 @@ export class ServerWebSocket extends EventTarget {
   }
 
   #sendNow(data: string | ArrayBufferLike | ArrayBufferView): void {
-    if (typeof data === 'string') return this.#link!.sendMessage(Opcode.TEXT, encoder.encode(data));
+    if (typeof data === 'string') return this.#link!.sendText(data);
     const bytes = ArrayBuffer.isView(data)
       ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
       : new Uint8Array(data as ArrayBuffer);
