@@ -37,7 +37,8 @@ export interface ResolvedWebSocketOptions {
 }
 
 const EMPTY = new Uint8Array(0);
-const ASCII = /^[\x00-\x7f]*$/;
+/** No char above 0x7f: the string's chars are its UTF-8 bytes. */
+const NOT_ASCII = /[^\0-\x7f]/;
 const encoder = new TextEncoder();
 
 export class WebSocketConnection implements ServerConnection, SocketLink, MessageSink {
@@ -186,7 +187,7 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
     if (this.closed || this.closeSentAt) return;
     // ASCII text is its own UTF-8: the frame goes out as a string, with no encoding step and no
     // buffer made for it (unless it is to be compressed).
-    if ((!this.deflate || text.length < COMPRESS_THRESHOLD) && ASCII.test(text)) {
+    if ((!this.deflate || text.length < COMPRESS_THRESHOLD) && !NOT_ASCII.test(text)) {
       this.transport.write(frameHeaderText(Opcode.TEXT, text.length) + text);
       return;
     }
