@@ -2,8 +2,10 @@
 import { Packr } from 'msgpackr';
 import { IpcError } from './errors.js';
 
+/** The codecs a channel can agree on. */
 export type CodecName = 'json' | 'msgpack' | 'msgpackr';
 
+/** How a channel turns values into bytes and back. */
 export interface Codec {
   readonly name: CodecName;
   encode(value: unknown): Uint8Array;
@@ -24,6 +26,7 @@ function decoding(format: string, decode: (bytes: Uint8Array) => unknown): (byte
   };
 }
 
+/** JSON as UTF-8. */
 export const jsonCodec: Codec = {
   name: 'json',
   encode: (value) => utf8Encoder.encode(JSON.stringify(value) ?? 'null'),
@@ -33,6 +36,7 @@ export const jsonCodec: Codec = {
 // Plain MessagePack (no msgpackr "records" extension), so any MessagePack peer can read it.
 const packr = new Packr({ useRecords: false, moreTypes: false });
 
+/** Plain MessagePack (msgpackr without records). */
 export const msgpackCodec: Codec = {
   name: 'msgpack',
   encode: (value) => packr.pack(value),

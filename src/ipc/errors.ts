@@ -1,5 +1,6 @@
 import { CodedError } from '../errors.js';
 
+/** The codes of IpcError. */
 export type IpcErrorCode =
   | 'ERR_CORRUPT_FRAME'
   | 'ERR_FRAME_TOO_LARGE'

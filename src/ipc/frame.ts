@@ -3,6 +3,7 @@
 import { concat } from '../bytes.js';
 import { IpcError } from './errors.js';
 
+/** The frame types of the IPC protocol, by name. */
 export const IpcFrameType = {
   HELLO: 1,
   REQUEST: 2,
@@ -19,6 +20,7 @@ export const IpcFrameType = {
   /** The receiver can take this many more items: u32 BE. */
   CREDIT: 10,
 } as const;
+/** A frame type number. */
 export type IpcFrameType = (typeof IpcFrameType)[keyof typeof IpcFrameType];
 
 const KNOWN_TYPES = new Set<number>(Object.values(IpcFrameType));
@@ -28,6 +30,7 @@ export const IPC_FRAME_HEADER_SIZE = 9;
 /** Default largest frame (header included): 16 MiB. */
 export const DEFAULT_MAX_FRAME = 16 * 1024 * 1024;
 
+/** A decoded frame: type, request id, payload. */
 export interface Frame {
   type: IpcFrameType;
   id: number;

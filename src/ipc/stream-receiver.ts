@@ -3,6 +3,7 @@
 // half the window, so a CREDIT frame is not sent per item). Items in flight plus items queued
 // never exceed the window.
 
+/** The reading end of an IPC stream: items into a ReadableStream, credit back as it is read. */
 export class StreamReceiver<T> {
   readonly readable: ReadableStream<T>;
   private controller!: ReadableStreamDefaultController<T>;

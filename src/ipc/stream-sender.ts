@@ -2,6 +2,7 @@
 // per unit of credit the receiver granted. With no credit left the pump waits, so a slow consumer
 // holds the producer back instead of filling memory on either side.
 
+/** Where a StreamSender's items, end and error go. */
 export interface StreamSink {
   /** Sends one item; throws if it cannot be encoded or is over the frame limit. */
   item(value: unknown): void;
@@ -9,6 +10,7 @@ export interface StreamSink {
   error(error: unknown): void;
 }
 
+/** The producing end of an IPC stream: pumps the handler's source one item per unit of credit. */
 export class StreamSender {
   private credit: number;
   private wake: (() => void) | null = null;

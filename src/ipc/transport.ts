@@ -5,6 +5,7 @@ export interface Receiver {
   end(error?: Error): void;
 }
 
+/** Bytes both ways between the two ends of a channel (a socket, stdio, a MessagePort). */
 export interface IpcTransport {
   send(bytes: Uint8Array): void;
   /** Starts delivering to `receiver` (called once). */

@@ -13,6 +13,7 @@ export interface PortLike {
   close(): void;
 }
 
+/** An IpcTransport over a MessagePort (node:worker_threads or web): each frame one message, its buffer transferred. */
 export function portTransport(port: PortLike): IpcTransport {
   return {
     send(bytes) {

@@ -3,6 +3,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { IpcTransport } from '../transport.js';
 
+/** An IpcTransport over Node streams (a socket, or a child's stdio). */
 export function streamTransport(readable: Readable, writable: Writable = readable as unknown as Writable): IpcTransport {
   return {
     send(bytes) {

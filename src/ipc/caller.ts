@@ -1,0 +1,194 @@
+// The calling half of a channel: requests waiting for their answer (each with its timeout and its
+// caller's signal) and streams being read, fed by the RESPONSE, ERROR, DATA and END frames.
+import { IpcError } from './errors.js';
+import { IpcFrameType, type Frame } from './frame.js';
+import { DEFAULT_STREAM_WINDOW, MAX_STREAM_WINDOW, unref, type ChannelLink } from './link.js';
+import { StreamReceiver } from './stream-receiver.js';
+
+/** Per request: its timeout (ms) and a signal that cancels it. */
+export interface RequestOptions {
+  timeout?: number;
+  signal?: AbortSignal;
+}
+
+/** Per stream: its credit window and a signal that cancels it. */
+export interface StreamOptions {
+  /** Items in flight plus items not yet read (the credit window). Default 16. */
+  highWaterMark?: number;
+  /** Cancels the stream: the reader errors with ERR_CANCELLED, the handler's signal aborts. */
+  signal?: AbortSignal;
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/** Request ids run 1..MAX_REQUEST_ID and wrap (0 is never an id; ids stay below u32 max). */
+const MAX_REQUEST_ID = 0xffff_fffe;
+const EMPTY = new Uint8Array(0);
+
+/** The calling half of an IpcChannel. */
+export class Caller {
+  private readonly pending = new Map<number, Pending>();
+  private readonly receivers = new Map<number, StreamReceiver<unknown>>();
+  private nextId = 1;
+
+  constructor(
+    private readonly link: ChannelLink,
+    /** The default request timeout, in ms. */
+    private readonly timeout: number,
+  ) {}
+
+  /** Sends a request (the channel is ready); the promise settles with its answer. */
+  request<T>(method: string, params: unknown, options: RequestOptions): Promise<T> {
+    const link = this.link;
+    const failure = link.failure();
+    if (failure) return Promise.reject(failure);
+    if (options.signal?.aborted) return Promise.reject(new IpcError('ERR_CANCELLED', `${method} was cancelled`));
+    const id = this.allocateId();
+    let payload: Uint8Array;
+    try {
+      payload = link.codec.encode([method, params ?? null]);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise<T>((resolve, reject) => {
+      const abort = () => this.cancel(id, new IpcError('ERR_CANCELLED', `${method} was cancelled`));
+      const timeout = options.timeout ?? this.timeout;
+      const timer = setTimeout(() => this.cancel(id, new IpcError('ERR_TIMEOUT', `${method} timed out after ${timeout} ms`)), timeout);
+      unref(timer);
+      options.signal?.addEventListener('abort', abort, { once: true });
+      this.pending.set(id, {
+        resolve: (value) => {
+          options.signal?.removeEventListener('abort', abort);
+          resolve(value as T);
+        },
+        reject: (error) => {
+          options.signal?.removeEventListener('abort', abort);
+          reject(error);
+        },
+        timer,
+      });
+      try {
+        link.send(IpcFrameType.REQUEST, id, payload);
+      } catch (error) {
+        // Over the frame limit: nothing went out.
+        this.settle(id)?.reject(error as Error);
+      }
+    });
+  }
+
+  /** A stream reader; `open` is called to send its STREAM frame once the channel is ready. */
+  stream<T>(method: string, params: unknown, options: StreamOptions): { readable: ReadableStream<T>; open(): void; error(e: Error): void } {
+    const window = options.highWaterMark ?? DEFAULT_STREAM_WINDOW;
+    if (!Number.isInteger(window) || window < 1 || window > MAX_STREAM_WINDOW) {
+      throw new RangeError(`highWaterMark must be an integer from 1 to ${MAX_STREAM_WINDOW}`);
+    }
+    const id = this.allocateId();
+    const receiver = new StreamReceiver<T>(
+      window,
+      (n) => this.sendCredit(id, n),
+      () => this.cancelStream(id),
+    );
+    this.receivers.set(id, receiver as StreamReceiver<unknown>);
+    const cancelled = () => {
+      receiver.error(new IpcError('ERR_CANCELLED', `${method} was cancelled`));
+      this.cancelStream(id);
+    };
+    if (options.signal?.aborted) cancelled();
+    else options.signal?.addEventListener('abort', cancelled, { once: true });
+    const open = () => {
+      if (!this.receivers.has(id)) return;
+      const failure = this.link.failure();
+      if (failure) return receiver.error(failure);
+      try {
+        this.link.send(IpcFrameType.STREAM, id, this.link.codec.encode([method, params ?? null, window]));
+      } catch (error) {
+        this.receivers.delete(id);
+        receiver.error(error as Error);
+      }
+    };
+    return { readable: receiver.readable, open, error: (error) => receiver.error(error) };
+  }
+
+  /** A frame for this half (RESPONSE, ERROR, DATA, END). */
+  receive(frame: Frame): void {
+    switch (frame.type) {
+      case IpcFrameType.RESPONSE:
+      case IpcFrameType.ERROR: {
+        const receiver = this.receivers.get(frame.id);
+        if (receiver) {
+          this.receivers.delete(frame.id);
+          return receiver.error(remoteError(this.link.codec.decode(frame.payload)));
+        }
+        const pending = this.settle(frame.id);
+        if (!pending) return; // cancelled or timed out already
+        const payload = this.link.codec.decode(frame.payload);
+        if (frame.type === IpcFrameType.RESPONSE) return pending.resolve(payload);
+        return pending.reject(remoteError(payload));
+      }
+      case IpcFrameType.DATA:
+        return this.receivers.get(frame.id)?.item(this.link.codec.decode(frame.payload));
+      case IpcFrameType.END:
+        this.receivers.get(frame.id)?.end();
+        this.receivers.delete(frame.id);
+        return;
+    }
+  }
+
+  /** The channel failed: every request rejects and every stream errors with `error`. */
+  fail(error: Error): void {
+    for (const pending of this.pending.values()) {
+      clearTimeout(pending.timer);
+      pending.reject(error);
+    }
+    this.pending.clear();
+    for (const receiver of this.receivers.values()) receiver.error(error);
+    this.receivers.clear();
+  }
+
+  private allocateId(): number {
+    const id = this.nextId;
+    this.nextId = (this.nextId % MAX_REQUEST_ID) + 1;
+    return id;
+  }
+
+  /** Takes a pending request out, its timer stopped. */
+  private settle(id: number): Pending | undefined {
+    const pending = this.pending.get(id);
+    if (!pending) return undefined;
+    this.pending.delete(id);
+    clearTimeout(pending.timer);
+    return pending;
+  }
+
+  private cancel(id: number, error: IpcError): void {
+    const pending = this.settle(id);
+    if (!pending) return;
+    this.quietly(IpcFrameType.CANCEL, id, EMPTY);
+    pending.reject(error);
+  }
+
+  private sendCredit(id: number, n: number): void {
+    const payload = new Uint8Array(4);
+    new DataView(payload.buffer).setUint32(0, n);
+    this.quietly(IpcFrameType.CREDIT, id, payload);
+  }
+
+  private cancelStream(id: number): void {
+    if (this.receivers.delete(id)) this.quietly(IpcFrameType.CANCEL, id, EMPTY);
+  }
+
+  /** Control frames: nothing to send once the channel failed. */
+  private quietly(type: IpcFrameType, id: number, payload: Uint8Array): void {
+    if (!this.link.failure()) this.link.send(type, id, payload);
+  }
+}
+
+/** The caller's error for an ERROR frame's payload. */
+function remoteError(payload: unknown): IpcError {
+  const { message, code } = payload as { message: string; code?: string };
+  return new IpcError(code === 'ERR_NO_HANDLER' ? 'ERR_NO_HANDLER' : 'ERR_REMOTE', message);
+}
