@@ -27,6 +27,7 @@ const registry = new FinalizationRegistry<Held>(({ core, handle, generation }) =
   if (core.generation === generation) core.call((e) => e.hpack_free(handle));
 });
 
+/** The wasm side of an HPACK encoder or decoder: its handle, freed once, and recreated state after a trap. */
 export abstract class WasmCodec {
   protected readonly core: WasmCore = wasmCore();
   private handle: number;

@@ -11,6 +11,7 @@ const DEFAULT_MAX_FIELDS = 128;
 import { HpackError } from './errors.js';
 import { STATIC_TABLE } from './static-table.js';
 
+/** Limits of an HpackDecoder (RFC 7541 §4.2 table size, RFC 9113 §6.5.2 list size). */
 export interface HpackDecoderOptions {
   /** Our SETTINGS_HEADER_TABLE_SIZE: the largest table the peer may use. Default 4096. */
   maxTableSize?: number;

@@ -4,6 +4,7 @@ import { Hpack } from '../wasm/abi.js';
 import { DEFAULT_TABLE_SIZE, MAX_TABLE_SIZE, WasmCodec } from './codec.js';
 import { HpackError } from './errors.js';
 
+/** How an HpackEncoder sizes its table and when it uses Huffman coding. */
 export interface HpackEncoderOptions {
   /** The table size this encoder uses, at most the peer's SETTINGS_HEADER_TABLE_SIZE. Default 4096. */
   maxTableSize?: number;

@@ -1,6 +1,7 @@
 import { CodedError } from '../errors.js';
 import { HPACK_ERROR_CODES } from '../wasm/abi.js';
 
+/** The codes of HpackError: one per way a header block can be bad. */
 export type HpackErrorCode =
   | Exclude<(typeof HPACK_ERROR_CODES)[number], ''>
   | 'ERR_HPACK_DECODER_FAILED'

@@ -1,5 +1,7 @@
-// RFC 7541 Appendix A: the static table, entries 1..61 (index 0 is unused).
-// tests/hpack/codec.test.ts checks it against the wasm decoder entry by entry.
+/**
+ * RFC 7541 Appendix A: the static table, entries 1..61 (index 0 is unused).
+ * tests/hpack/codec.test.ts checks it against the wasm decoder entry by entry.
+ */
 export const STATIC_TABLE: readonly (readonly [name: string, value: string])[] = [
   ['', ''],
   [':authority', ''],

@@ -2,6 +2,7 @@ import { CodedError } from '../errors.js';
 import { PARSE_ERROR_CODES } from '../wasm/abi.js';
 import { explainHeadError } from './explain.js';
 
+/** The codes of HttpParseError (see the README table for the status each one gets). */
 export type HttpParseErrorCode =
   | (typeof PARSE_ERROR_CODES)[number]
   | 'ERR_INCOMPLETE'

@@ -15,6 +15,7 @@ import { latin1Range } from '../latin1.js';
 
 export type { HeaderList };
 
+/** How the message body is framed (RFC 9112 §6.3). */
 export type BodyKind = 'none' | 'length' | 'chunked' | 'until-close';
 const BODY_KINDS: Record<number, BodyKind> = {
   [BODY_NONE]: 'none',
@@ -133,6 +134,7 @@ export abstract class MessageHead implements TableReader {
   }
 }
 
+/** A parsed request head: method and target besides the fields. */
 export class RequestHead extends MessageHead {
   get method(): string {
     return this.slice(this.words[Head.A_OFF], this.words[Head.A_LEN]);
@@ -143,6 +145,7 @@ export class RequestHead extends MessageHead {
   }
 }
 
+/** A parsed response head: status and reason besides the fields. */
 export class ResponseHead extends MessageHead {
   get status(): number {
     return this.words[Head.B_OFF];

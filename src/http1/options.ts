@@ -26,6 +26,7 @@ export interface ParserOptions {
   allowObsFold?: boolean;
 }
 
+/** ParserOptions with every default filled in and the flags for wasm. */
 export interface ResolvedOptions {
   maxHeadBytes: number;
   maxHeaders: number;
@@ -44,6 +45,7 @@ function limit(name: string, value: number | undefined, fallback: number, max: n
   return value;
 }
 
+/** Checks `options` (ranges, types) and fills in the defaults. */
 export function resolveOptions(options: ParserOptions = {}): ResolvedOptions {
   const u32 = 0xffff_ffff;
   return {

@@ -21,6 +21,7 @@ interface ParsedMessage {
   bytesConsumed: number;
 }
 
+/** What parseRequest returns: the head, the whole (de-chunked) body and the trailers. */
 export interface ParsedRequest extends ParsedMessage {
   method: string;
   url: string;
@@ -28,6 +29,7 @@ export interface ParsedRequest extends ParsedMessage {
   expectContinue: boolean;
 }
 
+/** What parseResponse returns: the head, the whole (de-chunked) body and the trailers. */
 export interface ParsedResponse extends ParsedMessage {
   status: number;
   reason: string;

@@ -368,6 +368,7 @@ export abstract class MessageParser<H extends MessageHead> {
   }
 }
 
+/** The incremental parser for requests (servers). */
 export class RequestParser extends MessageParser<RequestHead> {
   protected headOptions(): number {
     return 0;
@@ -380,11 +381,13 @@ export class RequestParser extends MessageParser<RequestHead> {
   }
 }
 
+/** ParserOptions plus the method of the request a response answers. */
 export interface ResponseParserOptions extends ParserOptions {
   /** The method of the request being answered: HEAD and CONNECT change the framing (RFC 9112 §6.3). */
   requestMethod?: string;
 }
 
+/** The incremental parser for responses (clients, proxies). */
 export class ResponseParser extends MessageParser<ResponseHead> {
   /** The method of the request the next response answers; set it per message when pipelining. */
   requestMethod: string;

@@ -22,6 +22,7 @@ export function dateHeaderLine(now: number = Date.now()): string {
   return dateLine;
 }
 
+/** The status line, from a table for registered statuses; throws HttpWriteError on a bad status or reason. */
 export function statusLine(status: number, reason?: string): string {
   if (reason === undefined) {
     const cached = STATUS_LINES[status];
@@ -35,6 +36,7 @@ export function statusLine(status: number, reason?: string): string {
   return `HTTP/1.1 ${status} ${reason}\r\n`;
 }
 
+/** What writeResponseHead needs: status, fields, body framing, persistence. */
 export interface ResponseHeadInit {
   status: number;
   /** Default: the registered reason phrase. */

@@ -19,6 +19,7 @@ export const ErrorCode = {
   INADEQUATE_SECURITY: 0xc,
   HTTP_1_1_REQUIRED: 0xd,
 } as const;
+/** The name of an HTTP/2 error code (RFC 9113 §7). */
 export type ErrorCodeName = keyof typeof ErrorCode;
 
 /** The whole connection is unusable: send GOAWAY with `code` (§5.4.1). */

@@ -9,6 +9,7 @@ function flowError(streamId: number, message: string): Error {
   return streamId === 0 ? new ConnectionError('FLOW_CONTROL_ERROR', message) : new StreamError(streamId, 'FLOW_CONTROL_ERROR', message);
 }
 
+/** A flow-control window we send within (§6.9.1): consumed by our DATA, grown by WINDOW_UPDATE. */
 export class SendWindow {
   constructor(
     private readonly streamId: number,
@@ -41,6 +42,7 @@ export class SendWindow {
   }
 }
 
+/** A flow-control window we grant (§6.9.1): used by the peer's DATA, given back in batches as data is consumed. */
 export class ReceiveWindow {
   private size: number;
   /** Consumed since the last WINDOW_UPDATE this side sent. */

@@ -2,6 +2,7 @@
 // default; the flood limits follow the token buckets nghttp2 added for CVE-2023-44487.
 import { OptionRangeError } from '../errors.js';
 
+/** The limits of `serve({ http2: { ... } })` (defaults after nghttp2). */
 export interface Http2Options {
   /** SETTINGS_MAX_CONCURRENT_STREAMS: more open streams are refused (REFUSED_STREAM). Default 100. */
   maxConcurrentStreams?: number;
@@ -33,6 +34,7 @@ export interface Http2Options {
   pingTimeout?: number;
 }
 
+/** Http2Options with every default filled in. */
 export type ResolvedHttp2Options = Required<Http2Options>;
 
 const MAX_WINDOW = 0x7fff_ffff;
@@ -44,6 +46,7 @@ function integer(name: string, value: number | undefined, fallback: number, min:
   return value;
 }
 
+/** Checks `options` and fills in the defaults. */
 export function resolveHttp2Options(options: Http2Options = {}): ResolvedHttp2Options {
   return {
     maxConcurrentStreams: integer('maxConcurrentStreams', options.maxConcurrentStreams, 100, 1, 0xffff_ffff),

@@ -2,6 +2,7 @@
 // stream resets (rapid reset, CVE-2023-44487) and one for frames that cost this side work but
 // carry no request (PING, SETTINGS, PRIORITY, empty DATA: the floods of CVE-2019-9512/9515/9518).
 
+/** A token bucket: a burst, then so many per second. */
 export class RateLimit {
   private tokens: number;
   private last: number;

@@ -6,6 +6,7 @@ import { StreamError } from './errors.js';
 /** A decoded header list (the same shape as every protocol's). */
 export type FieldList = HeaderList;
 
+/** A request's pseudo-headers and regular fields, checked (§8.3). */
 export interface RequestFields {
   method: string;
   scheme: string;
@@ -37,6 +38,7 @@ function checkReceivedField(streamId: number, name: string, value: string, pseud
   if (BAD_VALUE.test(value)) throw malformed(streamId, `value of ${name}`);
 }
 
+/** Checks a decoded request header list (§8.2, §8.3, RFC 8441 §4); throws StreamError PROTOCOL_ERROR when malformed. */
 export function requestFields(streamId: number, list: FieldList): RequestFields {
   const pseudo = new Map<string, string>();
   const headers: FieldList = [];

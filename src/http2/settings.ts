@@ -4,6 +4,7 @@
 import { DEFAULT_MAX_FRAME_SIZE } from './frame/header.js';
 import { SettingId, type Setting } from './frame/settings.js';
 
+/** One side's SETTINGS values (§6.5.2). */
 export interface Settings {
   headerTableSize: number;
   enablePush: boolean;

@@ -3,6 +3,7 @@
 // arrives in the wrong state.
 import { ConnectionError, StreamError } from './errors.js';
 
+/** The states of a stream (§5.1). */
 export type StreamState = 'idle' | 'open' | 'half-closed (remote)' | 'half-closed (local)' | 'closed';
 
 /** How a stream was closed decides how late frames are treated (§5.1, "closed"). */
@@ -11,6 +12,7 @@ export type ClosedBy = 'end-stream' | 'reset-sent' | 'reset-received' | null;
 /** What the connection does with a frame that did not throw. */
 export type Verdict = 'request' | 'trailers' | 'data' | 'ignore';
 
+/** A stream's state (§5.1), moved by the frames either side sends; throws on a frame its state forbids. */
 export class StreamStateMachine {
   state: StreamState = 'idle';
   closedBy: ClosedBy = null;

@@ -4,6 +4,7 @@ import { RouterError } from './errors.js';
 /** One piece of a segment that mixes literal text and params, e.g. ':name' '.' ':ext'. */
 export type Part = { literal: string } | { param: string };
 
+/** One segment of a route pattern: static text, a parameter or a wildcard. */
 export type Segment =
   | { kind: 'static'; text: string }
   | { kind: 'param'; name: string }
@@ -38,6 +39,7 @@ function parseCompound(pattern: string, text: string): Part[] {
   return parts;
 }
 
+/** Splits a route pattern into segments; throws RouterError (ERR_INVALID_PATTERN) on a bad one. */
 export function parsePattern(pattern: string): Segment[] {
   if (!pattern.startsWith('/')) invalid(pattern, 'it must start with "/"');
   const texts = pattern.slice(1).split('/');

@@ -6,6 +6,7 @@ import { matchCompound, paramNames, parsePattern, type Part, type Segment } from
 /** The method that matches any method. */
 export const ANY_METHOD = 'ALL';
 
+/** How a Router matches paths. */
 export interface RouterOptions {
   /** '/a/' and '/a' are the same route (default false: they differ, as in find-my-way). */
   ignoreTrailingSlash?: boolean;
@@ -13,6 +14,7 @@ export interface RouterOptions {
   caseSensitive?: boolean;
 }
 
+/** Route parameters by name, percent-decoded. */
 export type Params = Record<string, string>;
 
 /** A found route. Read-only: a route without params returns the same object every time. */
@@ -22,6 +24,7 @@ export interface Match<T> {
   readonly params: Params;
 }
 
+/** What `lookup` found: a route, a path with other methods, or nothing. */
 export type Lookup<T> = ({ status: 'found' } & Match<T>) | { status: 'method-not-allowed'; allowed: string[] } | { status: 'not-found' };
 
 interface Handler<T> {
@@ -91,6 +94,7 @@ function decode(value: string): string {
   }
 }
 
+/** A radix-tree router: static, parameter and wildcard segments, per method. */
 export class Router<T> {
   private readonly staticRoutes = new Map<string, MethodTable<T>>();
   private readonly root = new Node<T>();

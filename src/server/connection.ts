@@ -19,6 +19,7 @@ export interface ConnectionInfo {
   readonly encrypted: boolean;
 }
 
+/** A connection's bytes, as an adapter gives them (a Node socket, a Deno conn, an HTTP/2 stream). */
 export interface Transport {
   /**
    * Queues bytes (a string is written as latin1, one byte per char). Returns false once the

@@ -3,6 +3,7 @@
 import type { BodyFlow, RequestBody } from './request-body.js';
 import type { PendingUpgrade } from './websocket/upgrade.js';
 
+/** One request and its response, whatever the protocol. */
 export abstract class Exchange implements BodyFlow {
   /** Null for a request without a body. */
   body: RequestBody | null = null;

@@ -20,6 +20,7 @@ export { upgradeWebSocket, type WebSocketOptions } from './websocket/upgrade.js'
 export { ServerWebSocket } from './websocket/socket.js';
 export { WebSocketHandshakeError } from '../websocket/handshake.js';
 
+/** serve() options on Node: the common ones and `workers`. */
 export interface NodeServeOptions extends ServeOptions {
   /**
    * Serve from this many processes through `node:cluster` (they share the port). The primary only

@@ -17,6 +17,7 @@ export type RouteHandler = (
   info: ConnectionInfo & { readonly params: Readonly<Record<string, string>> },
 ) => Response | Promise<Response>;
 
+/** Size and count limits of a server. */
 export interface Limits extends Pick<ParserOptions, 'maxHeadBytes' | 'maxHeaders' | 'maxTargetBytes'> {
   /** Largest request body (413 when over). Default 128 MiB (Bun's default). */
   maxBodyBytes?: number;
@@ -26,6 +27,7 @@ export interface Limits extends Pick<ParserOptions, 'maxHeadBytes' | 'maxHeaders
   maxConnections?: number;
 }
 
+/** Time limits of a server, in ms. */
 export interface Timeouts {
   /** A request's head must arrive within this many ms of its first byte (slowloris). Default 60 s (Node). */
   headersTimeout?: number;
@@ -37,6 +39,7 @@ export interface Timeouts {
   gracefulTimeout?: number;
 }
 
+/** What serve() takes on every adapter. */
 export interface ServeOptions extends Limits, Timeouts {
   /** The handler for every request no route took (or for all requests when there are no routes). */
   fetch?: FetchHandler;
@@ -80,6 +83,7 @@ export interface ServeOptions extends Limits, Timeouts {
   overrideGlobalObjects?: boolean;
 }
 
+/** ServeOptions with every default filled in. */
 export interface ResolvedServeOptions {
   parser: ParserOptions;
   /** Null: HTTP/1.1 only. */
@@ -225,6 +229,7 @@ export function checkServeOptions(options: unknown, adapterOptions: readonly str
   resolveServeOptions(o as ServeOptions); // the limits and timeouts
 }
 
+/** Fills in the defaults of `options` (checked by checkServeOptions). */
 export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions {
   const parser: ParserOptions = {
     maxHeadBytes: options.maxHeadBytes,

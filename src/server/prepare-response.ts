@@ -6,6 +6,7 @@ import { ResponseBody } from './body-chunks.js';
 import { declaredLength, responseParts, type ResponseParts } from './response-source.js';
 import { hasTrailers } from './trailers.js';
 
+/** The body a response sends, as the writers take it. */
 export type PreparedBody =
   /** A status without content (RFC 9110 §6.4.1): no body and no length field. */
   | { kind: 'omitted' }
@@ -16,6 +17,7 @@ export type PreparedBody =
   /** A stream read for writing; `known` is its length when given (a Blob), else -1. */
   | { kind: 'stream'; body: ResponseBody; known: number };
 
+/** A Response as both protocols' writers take it. */
 export interface PreparedResponse {
   readonly status: number;
   /** Undefined: the registered reason phrase. */

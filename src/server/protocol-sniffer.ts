@@ -27,6 +27,7 @@ function http1Line(data: Uint8Array): 'http1' | 'neither' | 'wait' {
   return 'http1';
 }
 
+/** A cleartext connection until its first bytes say HTTP/2 or HTTP/1.1. */
 export class ProtocolSniffer implements ServerConnection {
   private inner: ServerConnection | null = null;
   private held: Uint8Array | null = null;

@@ -16,6 +16,7 @@ import { concatAll } from '../bytes.js';
 import type { HeaderList } from '../fields.js';
 import { HIGH_WATER_MARK } from './connection.js';
 
+/** A request body as it arrives: a stream with backpressure, or collected whole. */
 export class RequestBody {
   /** Created when someone asks for it, so a handler that never reads costs no stream. */
   private stream: ReadableStream<Uint8Array> | null = null;

@@ -113,6 +113,7 @@ const decoder = new TextDecoder();
 let bodyOf: (request: object) => RequestBody | null | undefined;
 let exchangeOf: (request: object) => Exchange | undefined;
 
+/** The lazy Request a handler gets. */
 export class IncomingRequest {
   static {
     bodyOf = (request) => (#context in request ? (request as IncomingRequest).#context.body : undefined);

@@ -5,6 +5,7 @@
 // the response had been read), so the server never does.
 import { lightPartsOf } from './light-response.js';
 
+/** A response body as directly as the public API gives it. */
 export type BodySource =
   | { kind: 'none' }
   | { kind: 'text'; text: string }

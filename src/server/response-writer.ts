@@ -14,6 +14,7 @@ export interface WriteTarget {
   readonly closed: boolean;
 }
 
+/** How the HTTP/1.1 writer frames one response. */
 export interface WriteOptions {
   /** Answering HEAD: the head says what GET would send, and no body follows. */
   headRequest: boolean;

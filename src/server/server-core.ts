@@ -34,6 +34,7 @@ function parseRouteKey(key: string): [method: string, pattern: string] {
   return [key.slice(0, space).toUpperCase(), key.slice(space + 1).trim()];
 }
 
+/** The runtime-agnostic server under both adapters. */
 export class ServerCore implements ConnectionHost {
   readonly options: ResolvedServeOptions;
   closing = false;

@@ -24,6 +24,7 @@ export async function trailersOf(response: Response): Promise<[string, string][]
   return [...new Headers(await source())];
 }
 
+/** Whether withTrailers() gave `response` trailers. */
 export function hasTrailers(response: Response): boolean {
   return responseTrailers.has(response);
 }

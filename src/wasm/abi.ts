@@ -34,8 +34,11 @@ export interface WasmExports {
 
 /** The input buffer's size at start (lib.rs `INPUT`); it grows on demand. */
 export const INITIAL_INPUT_BYTES = 64 * 1024;
+/** Words in the result table (lib.rs RESULT_WORDS). */
 export const RESULT_WORDS = 10 + 4 * 1024;
+/** The most fields a head may have, whatever maxHeaders says. */
 export const MAX_HEADERS_LIMIT = 1024;
+/** Returned for a range outside the input buffer or a dead handle. */
 export const ABI_MISUSE = -1000;
 
 /** Head record word offsets (http1::head::slot). */
@@ -53,21 +56,35 @@ export const Head = {
   FIELDS: 10,
 } as const;
 
+/** Head flag: the connection persists after this message. */
 export const FLAG_KEEP_ALIVE = 1;
+/** Head flag: the message switches protocols. */
 export const FLAG_UPGRADE = 2;
+/** Head flag: `Expect: 100-continue`. */
 export const FLAG_EXPECT_CONTINUE = 4;
+/** Head flag: every byte of the head is ASCII. */
 export const FLAG_ASCII = 8;
 
+/** Body framing: none. */
 export const BODY_NONE = 0;
+/** Body framing: Content-Length. */
 export const BODY_LENGTH = 1;
+/** Body framing: chunked. */
 export const BODY_CHUNKED = 2;
+/** Body framing: until the connection closes (responses). */
 export const BODY_UNTIL_CLOSE = 3;
 
+/** Parse option: the message is a response. */
 export const OPT_RESPONSE = 1;
+/** Parse option: the response answers a HEAD. */
 export const OPT_REQUEST_HEAD = 2;
+/** Parse option: the response answers a CONNECT. */
 export const OPT_REQUEST_CONNECT = 4;
+/** Parse option: accept LF without CR. */
 export const OPT_ALLOW_BARE_LF = 8;
+/** Parse option: accept obsolete line folding. */
 export const OPT_ALLOW_OBS_FOLD = 16;
+/** Parse option: report FLAG_ASCII. */
 export const OPT_REPORT_ASCII = 32;
 
 /** Chunked record word offsets (http1::chunked::slot). */
@@ -82,8 +99,11 @@ export const Chunked = {
   TRAILERS: 8 + 2 * 64,
 } as const;
 
+/** Chunked phase: inside chunk data. */
 export const PHASE_DATA = 11;
+/** Chunked phase: at the CR after chunk data. */
 export const PHASE_DATA_CR = 12;
+/** Chunked phase: the body and its trailers are complete. */
 export const PHASE_DONE = 15;
 
 /** http1::error::ParseError, by number. */
@@ -157,8 +177,11 @@ export const WsFrame = {
 } as const;
 /** The state words a connection keeps between ws_decode calls. */
 export const WS_STATE_WORDS = 6;
+/** WebSocket record bit: the record begins a frame. */
 export const RECORD_FRAME_START = 0x100;
+/** WebSocket record bit: the frame's payload ends with this record. */
 export const RECORD_FRAME_END = 0x200;
+/** ws_decode option: RSV1 is allowed on a message's first frame (permessage-deflate). */
 export const OPT_RSV1 = 1;
 /** The bytes of ws_accept's digest (SHA-1). */
 export const WS_ACCEPT_BYTES = 20;

@@ -1,6 +1,7 @@
 // Close codes (RFC 6455 §7.4) and the Close frame's payload (§5.5.1).
 import { WebSocketError } from './errors.js';
 
+/** Close codes (RFC 6455 §7.4.1), by name. */
 export const CloseCode = {
   NORMAL: 1000,
   GOING_AWAY: 1001,

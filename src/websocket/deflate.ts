@@ -101,6 +101,7 @@ export interface DeflateCodec {
 /** Inflating passed the limit: a compression bomb, or just a message too big (1009). */
 export class MessageTooBigError extends RangeError {}
 
+/** The permessage-deflate codec over a zlib (node:zlib on Node and Deno). */
 export function zlibDeflateCodec(zlib: ZlibLike): DeflateCodec {
   const finishFlush = zlib.constants.Z_SYNC_FLUSH;
   return {

@@ -3,6 +3,7 @@ import { CodedError } from '../errors.js';
 /** RFC 6455 §7.4.1 (close.ts holds the others; this one is the default of every error). */
 const PROTOCOL_ERROR = 1002;
 
+/** The codes of WebSocketError. */
 export type WebSocketErrorCode =
   | 'ERR_WS_RESERVED_OPCODE'
   | 'ERR_WS_RESERVED_BITS'

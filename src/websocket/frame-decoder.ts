@@ -17,6 +17,7 @@ export interface FrameSink {
   frameEnd(): void;
 }
 
+/** The limits and negotiated options of a FrameDecoder. */
 export interface FrameDecoderOptions {
   /** The most payload bytes one frame may carry (a larger one fails with 1009 from its header alone). */
   maxFrame: number;
@@ -28,6 +29,7 @@ const NONE = -1;
 /** The most a frame length may be in the ABI (a u32). */
 const MAX_FRAME_LIMIT = 0xffff_ffff;
 
+/** Reads client frames: one wasm call per read. */
 export class FrameDecoder {
   private readonly core = wasmCore();
   /** The decoder's state between reads (WS_STATE_WORDS words; a plain array: no typed-array backing store per connection). */

@@ -1,6 +1,7 @@
 // Frames as the server writes them (RFC 6455 §5.2): never masked (§5.1), the length in the
 // fewest bytes.
 
+/** Frame opcodes (RFC 6455 §5.2), by name. */
 export const Opcode = {
   CONTINUATION: 0,
   TEXT: 1,

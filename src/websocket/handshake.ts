@@ -40,6 +40,7 @@ export function offeredProtocols(value: string | null): string[] {
   return protocols;
 }
 
+/** What checkHandshake reads of a request. */
 export interface HandshakeRequest {
   readonly method: string;
   readonly headers: Headers;

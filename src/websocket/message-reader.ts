@@ -19,6 +19,7 @@ export interface MessageSink {
   close(code: number, reason: string): void;
 }
 
+/** The limits of a MessageReader, and its inflater once permessage-deflate was agreed. */
 export interface MessageLimits {
   /** The most bytes of one message, all its fragments together (and, compressed, once inflated). */
   maxPayload: number;
@@ -38,6 +39,7 @@ const EMPTY = new Uint8Array(0);
 const wholeText = new TextDecoder('utf-8', { fatal: true });
 const STREAM = { stream: true };
 
+/** Frames into messages and control frames. */
 export class MessageReader implements FrameSink {
   /** The frame being read: its first byte. */
   private frame = 0;

@@ -2,6 +2,7 @@
 import { ConnectionError } from '../errors.js';
 import { Flag, type FrameHeader } from './header.js';
 
+/** A CONTINUATION frame (§6.10): more of a header block. */
 export interface ContinuationFrame {
   type: 'continuation';
   streamId: number;
@@ -9,6 +10,7 @@ export interface ContinuationFrame {
   endHeaders: boolean;
 }
 
+/** Reads a CONTINUATION frame; throws ConnectionError on stream 0. */
 export function parseContinuation(header: FrameHeader, payload: Uint8Array): ContinuationFrame {
   // §6.10: CONTINUATION on stream 0 is a connection error PROTOCOL_ERROR.
   if (header.streamId === 0) throw new ConnectionError('PROTOCOL_ERROR', 'CONTINUATION on stream 0');

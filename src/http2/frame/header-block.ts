@@ -23,6 +23,7 @@ interface OpenBlock {
   frames: number;
 }
 
+/** Joins HEADERS and CONTINUATION fragments into one block, within the size and frame-count limits. */
 export class HeaderBlockAssembler {
   private open: OpenBlock | null = null;
   /** When the open block began (Date.now()): it must complete within the head deadline. */

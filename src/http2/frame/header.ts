@@ -1,5 +1,6 @@
 // The 9-byte frame header (RFC 9113 §4.1): length (24), type (8), flags (8), R + stream id (31).
 
+/** Bytes of a frame header (§4.1). */
 export const FRAME_HEADER_SIZE = 9;
 
 /** Frame types (RFC 9113 §6). Other values are extension frames, ignored (§5.5). */
@@ -16,6 +17,7 @@ export const FrameType = {
   CONTINUATION: 0x9,
 } as const;
 
+/** Frame flags (§6), by name. */
 export const Flag = {
   END_STREAM: 0x1,
   ACK: 0x1,
@@ -26,10 +28,12 @@ export const Flag = {
 
 /** SETTINGS_MAX_FRAME_SIZE bounds (§6.5.2): the initial value, and the largest allowed. */
 export const DEFAULT_MAX_FRAME_SIZE = 16_384;
+/** The largest SETTINGS_MAX_FRAME_SIZE allowed (§6.5.2): 2^24 - 1. */
 export const MAX_MAX_FRAME_SIZE = 16_777_215;
 /** Flow-control windows never exceed 2^31-1 (§6.9.1). */
 export const MAX_WINDOW = 0x7fff_ffff;
 
+/** A frame header (§4.1): length, type, flags, stream id. */
 export interface FrameHeader {
   length: number;
   type: number;
@@ -38,6 +42,7 @@ export interface FrameHeader {
   streamId: number;
 }
 
+/** Reads the 9-byte frame header at `at`. */
 export function readFrameHeader(bytes: Uint8Array, at = 0): FrameHeader {
   return {
     length: (bytes[at] << 16) | (bytes[at + 1] << 8) | bytes[at + 2],
@@ -68,6 +73,7 @@ export function frame(type: number, flags: number, streamId: number, payload: Ui
   return out;
 }
 
+/** An empty payload. */
 export const EMPTY = new Uint8Array(0);
 
 /** A 31-bit value at `at` (the high bit is reserved). */
@@ -75,6 +81,7 @@ export function readUint31(bytes: Uint8Array, at: number): number {
   return (((bytes[at] & 0x7f) << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
 }
 
+/** A big-endian u32 at `at`. */
 export function readUint32(bytes: Uint8Array, at: number): number {
   return ((bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
 }
@@ -86,6 +93,7 @@ export function uint32Bytes(value: number): Uint8Array {
   return bytes;
 }
 
+/** Writes a big-endian u32 at `at`. */
 export function writeUint32(bytes: Uint8Array, at: number, value: number): void {
   bytes[at] = value >>> 24;
   bytes[at + 1] = (value >>> 16) & 0xff;

@@ -4,6 +4,7 @@ import { ConnectionError, StreamError } from '../errors.js';
 import { Flag, frame, FrameType, readUint31, type FrameHeader } from './header.js';
 import { unpad } from './padding.js';
 
+/** A HEADERS frame (§6.2), padding and priority removed: a header block fragment. */
 export interface HeadersFrame {
   type: 'headers';
   streamId: number;
@@ -12,6 +13,7 @@ export interface HeadersFrame {
   endHeaders: boolean;
 }
 
+/** Reads a HEADERS frame; throws on stream 0, bad padding or a self-dependency. */
 export function parseHeaders(header: FrameHeader, payload: Uint8Array): HeadersFrame {
   // §6.2: HEADERS on stream 0 is a connection error PROTOCOL_ERROR.
   if (header.streamId === 0) throw new ConnectionError('PROTOCOL_ERROR', 'HEADERS on stream 0');
@@ -32,6 +34,7 @@ export function parseHeaders(header: FrameHeader, payload: Uint8Array): HeadersF
   };
 }
 
+/** One frame of an outgoing header block: HEADERS first, then CONTINUATION. */
 export interface HeaderBlockPiece {
   type: number;
   flags: number;

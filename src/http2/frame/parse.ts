@@ -12,12 +12,14 @@ import { parseRstStream, type RstStreamFrame } from './rst-stream.js';
 import { parseSettings, type SettingsFrame } from './settings.js';
 import { parseWindowUpdate, type WindowUpdateFrame } from './window-update.js';
 
+/** A frame of a type this implementation does not know (ignored, §5.5). */
 export interface UnknownFrame {
   type: 'unknown';
   frameType: number;
   streamId: number;
 }
 
+/** Any frame, parsed. */
 export type Frame =
   | DataFrame
   | HeadersFrame

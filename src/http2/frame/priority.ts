@@ -2,11 +2,13 @@
 import { ConnectionError, StreamError } from '../errors.js';
 import { readUint31, type FrameHeader } from './header.js';
 
+/** A PRIORITY frame (§6.3): deprecated, checked and ignored. */
 export interface PriorityFrame {
   type: 'priority';
   streamId: number;
 }
 
+/** Reads a PRIORITY frame; throws on stream 0, a wrong length or a self-dependency. */
 export function parsePriority(header: FrameHeader, payload: Uint8Array): PriorityFrame {
   // §6.3: on stream 0, a connection error PROTOCOL_ERROR; not 5 bytes, a stream error FRAME_SIZE_ERROR.
   if (header.streamId === 0) throw new ConnectionError('PROTOCOL_ERROR', 'PRIORITY on stream 0');

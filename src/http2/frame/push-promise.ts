@@ -2,6 +2,7 @@
 // server receiving one treats it as a connection error PROTOCOL_ERROR (§8.4).
 import { ConnectionError } from '../errors.js';
 
+/** PUSH_PROMISE from a client is a connection error (§8.4). */
 export function rejectPushPromise(): never {
   throw new ConnectionError('PROTOCOL_ERROR', 'a client sent PUSH_PROMISE');
 }

@@ -14,12 +14,14 @@ export function prefaceState(data: Uint8Array): 'complete' | 'partial' | 'mismat
   return n === CLIENT_PREFACE.length ? 'complete' : 'partial';
 }
 
+/** A frame as read: its header and payload, not yet parsed. */
 export interface RawFrame {
   header: FrameHeader;
   /** A view into the reader's buffer: valid until the next push. */
   payload: Uint8Array;
 }
 
+/** Splits the connection's bytes into frames (after the client preface), within the frame size limit. */
 export class FrameReader {
   private buffer = new Uint8Array(0);
   private prefaceSeen: boolean;

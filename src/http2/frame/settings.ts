@@ -12,6 +12,7 @@ import {
   type FrameHeader,
 } from './header.js';
 
+/** SETTINGS parameters (§6.5.2, RFC 8441 §3), by name. */
 export const SettingId = {
   HEADER_TABLE_SIZE: 0x1,
   ENABLE_PUSH: 0x2,
@@ -23,8 +24,10 @@ export const SettingId = {
   ENABLE_CONNECT_PROTOCOL: 0x8,
 } as const;
 
+/** One SETTINGS parameter. */
 export type Setting = [id: number, value: number];
 
+/** A SETTINGS frame (§6.5), or its ACK. */
 export interface SettingsFrame {
   type: 'settings';
   ack: boolean;
@@ -32,6 +35,7 @@ export interface SettingsFrame {
   settings: Setting[];
 }
 
+/** Reads a SETTINGS frame; throws on values out of range. */
 export function parseSettings(header: FrameHeader, payload: Uint8Array): SettingsFrame {
   // §6.5: SETTINGS on a stream is PROTOCOL_ERROR; an ACK with a payload, or a length that is not a
   // multiple of 6, is FRAME_SIZE_ERROR (connection errors all).
@@ -58,6 +62,7 @@ export function parseSettings(header: FrameHeader, payload: Uint8Array): Setting
   return { type: 'settings', ack, settings };
 }
 
+/** A SETTINGS payload for `settings`. */
 export function settingsPayload(settings: Setting[]): Uint8Array {
   const payload = new Uint8Array(settings.length * 6);
   settings.forEach(([id, value], i) => {
@@ -68,8 +73,10 @@ export function settingsPayload(settings: Setting[]): Uint8Array {
   return payload;
 }
 
+/** A whole SETTINGS frame. */
 export function encodeSettings(settings: Setting[]): Uint8Array {
   return frame(FrameType.SETTINGS, 0, 0, settingsPayload(settings));
 }
 
+/** The SETTINGS ACK frame. */
 export const SETTINGS_ACK = frame(FrameType.SETTINGS, Flag.ACK, 0);

@@ -2,6 +2,7 @@
 import { ConnectionError, StreamError } from '../errors.js';
 import { frame, FrameType, readUint31, uint32Bytes, type FrameHeader } from './header.js';
 
+/** A WINDOW_UPDATE frame (§6.9): the stream (0: the connection) and the increment. */
 export interface WindowUpdateFrame {
   type: 'window_update';
   /** 0: the connection's window. */
@@ -9,6 +10,7 @@ export interface WindowUpdateFrame {
   increment: number;
 }
 
+/** Reads a WINDOW_UPDATE frame; a zero increment is an error (§6.9). */
 export function parseWindowUpdate(header: FrameHeader, payload: Uint8Array): WindowUpdateFrame {
   // §6.9: not 4 bytes, a connection error FRAME_SIZE_ERROR.
   if (payload.length !== 4) throw new ConnectionError('FRAME_SIZE_ERROR', `WINDOW_UPDATE of ${payload.length} bytes`);
@@ -21,6 +23,7 @@ export function parseWindowUpdate(header: FrameHeader, payload: Uint8Array): Win
   return { type: 'window_update', streamId: header.streamId, increment };
 }
 
+/** A WINDOW_UPDATE frame. */
 export function encodeWindowUpdate(streamId: number, increment: number): Uint8Array {
   return frame(FrameType.WINDOW_UPDATE, 0, streamId, uint32Bytes(increment & 0x7fff_ffff));
 }

@@ -89,6 +89,7 @@ class Http1Exchange extends Exchange {
   }
 }
 
+/** One HTTP/1.1 connection (and, after an upgrade, the door to its WebSocket). */
 export class Http1Connection implements ServerConnection, MessageHandler<RequestHead>, WriteTarget {
   closed = false;
   private parser: RequestParser;

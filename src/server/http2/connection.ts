@@ -32,6 +32,7 @@ const MAX_FIELDS = 0xffff;
 /** A PING's opaque data (§6.7): 8 bytes, ours all zero. */
 const PING_PAYLOAD = new Uint8Array(8);
 
+/** One HTTP/2 server connection. */
 export class Http2Connection implements ServerConnection, RecvHost {
   closed = false;
   private readonly reader: FrameReader;

@@ -8,6 +8,7 @@ import { FRAME_HEADER_SIZE, writeFrameHeader } from '../../http2/frame/header.js
 const COPY_LIMIT = 4096;
 const INITIAL_BUFFER = 16 * 1024;
 
+/** Gathers outgoing frames and writes them in one batch. */
 export class FrameWriter {
   private buffer = new Uint8Array(INITIAL_BUFFER);
   private length = 0;

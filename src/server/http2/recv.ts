@@ -41,6 +41,7 @@ export interface RecvLimits {
   readonly maxBodyBytes: number;
 }
 
+/** The receiving half of an HTTP/2 connection. */
 export class Recv implements StreamHost {
   /** The connection's receive window. */
   readonly window: ReceiveWindow;

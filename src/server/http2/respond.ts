@@ -30,6 +30,7 @@ export interface ResponderHost {
   readonly webSocketDeflate: DeflateCodec | null;
 }
 
+/** Sends handlers' Responses on HTTP/2 streams. */
 export class Responder {
   constructor(
     private readonly send: Send,

@@ -25,6 +25,7 @@ export class Outbound {
   trailers: HeaderList | null = null;
 }
 
+/** The sending half of an HTTP/2 connection. */
 export class Send {
   /** The connection's send window. */
   readonly window = new SendWindow(0, INITIAL_CONNECTION_WINDOW);

@@ -8,6 +8,7 @@ import type { ResolvedHttp2Options } from '../../http2/options.js';
 import { applySettings, INITIAL_SETTINGS, settingsToSend, type Settings } from '../../http2/settings.js';
 import type { FrameWriter } from './frame-writer.js';
 
+/** Both sides' SETTINGS on one connection. */
 export class SettingsSync {
   /** The client's settings, as they change. */
   readonly peer: Settings = { ...INITIAL_SETTINGS };

@@ -7,6 +7,7 @@ import { STREAM_HIGH_WATER_MARK, type Send } from './send.js';
 import type { Http2Stream } from './stream.js';
 import type { StreamTable } from './streams.js';
 
+/** An HTTP/2 stream as a WebSocket's Transport. */
 export class StreamTransport implements Transport {
   readonly alpnProtocol = 'h2';
   readonly remoteAddress: string;

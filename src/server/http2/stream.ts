@@ -16,6 +16,7 @@ export interface StreamHost {
   sendContinue(stream: Http2Stream): void;
 }
 
+/** One HTTP/2 stream of a server connection. */
 export class Http2Stream extends Exchange {
   readonly state: StreamStateMachine;
   readonly sendWindow: SendWindow;

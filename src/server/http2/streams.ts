@@ -19,6 +19,7 @@ export interface StreamEvents {
 /** Closed streams remembered so late frames on them get the answer §5.1 asks for. */
 const CLOSED_STREAMS_KEPT = 256;
 
+/** The streams of one HTTP/2 connection and how they end. */
 export class StreamTable {
   private readonly open = new Map<number, Http2Stream>();
   private readonly closed = new Map<number, StreamStateMachine>();

@@ -29,6 +29,7 @@ export const CLOSE_TIMEOUT_MS = 5_000;
  */
 export const MAX_FRAGMENTS = 4_096;
 
+/** upgradeWebSocket's options, resolved (idleTimeout in ms). */
 export interface ResolvedWebSocketOptions {
   /** The most bytes of one message (1009 past it). */
   readonly maxPayload: number;
@@ -41,6 +42,7 @@ const EMPTY = new Uint8Array(0);
 const NOT_ASCII = /[^\0-\x7f]/;
 const encoder = new TextEncoder();
 
+/** One WebSocket connection after its handshake. */
 export class WebSocketConnection implements ServerConnection, SocketLink, MessageSink {
   closed = false;
   private readonly decoder: FrameDecoder;

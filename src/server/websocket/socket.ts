@@ -39,8 +39,10 @@ export interface SocketControl {
   error(socket: ServerWebSocket, error: unknown): void;
 }
 
+/** The connection's side of every ServerWebSocket (set by the class). */
 export let socketControl: SocketControl;
 
+/** The WHATWG WebSocket a handler holds. */
 export class ServerWebSocket extends EventTarget {
   static readonly CONNECTING = CONNECTING;
   static readonly OPEN = OPEN;

@@ -14,6 +14,7 @@ import { requestExchangeOf } from '../request.js';
 import type { ResolvedWebSocketOptions } from './connection.js';
 import { socketControl, ServerWebSocket } from './socket.js';
 
+/** The options of upgradeWebSocket. */
 export interface WebSocketOptions {
   /** The subprotocol to answer with; it must be one the client offered. Default: none. */
   protocol?: string;
@@ -37,7 +38,9 @@ export interface WebSocketOptions {
   compression?: boolean;
 }
 
+/** idleTimeout's default, in seconds (Deno's). */
 export const DEFAULT_IDLE_TIMEOUT_S = 120;
+/** maxPayload's default: 1 MiB. */
 export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
 /** An accepted handshake, waiting for the handler's response. */
