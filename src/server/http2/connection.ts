@@ -15,8 +15,9 @@ import type { Setting } from '../../http2/frame/settings.js';
 import type { ResolvedHttp2Options } from '../../http2/options.js';
 import { RateLimit } from '../../http2/rate-limit.js';
 import { DEFAULT_HEADER_TABLE_SIZE } from '../../http2/settings.js';
-import { headTimeout, type ConnectionHost, type ConnectionInfo, type ServerConnection, type Transport } from '../connection.js';
+import type { ConnectionHost, ConnectionInfo, ServerConnection, Transport } from '../connection.js';
 import { plainResponse } from '../plain-response.js';
+import { Deadlines } from './deadlines.js';
 import { FrameWriter } from './frame-writer.js';
 import { Recv, type RecvHost } from './recv.js';
 import { Responder } from './respond.js';
@@ -39,9 +40,9 @@ export class Http2Connection implements ServerConnection, RecvHost {
   private readonly writer: FrameWriter;
   private readonly decoder: HpackDecoder;
   private readonly encoder: HpackEncoder;
-  private readonly settings: SettingsSync;
-  private readonly streams: StreamTable;
-  private readonly blocks: HeaderBlockAssembler;
+  readonly settings: SettingsSync;
+  readonly streams: StreamTable;
+  readonly blocks: HeaderBlockAssembler;
   private readonly recv: Recv;
   private readonly send: Send;
   private readonly responder: Responder;
@@ -52,10 +53,7 @@ export class Http2Connection implements ServerConnection, RecvHost {
   /** A connection error was sent: nothing more is read. */
   private failed = false;
   private readonly controlFrames: RateLimit;
-  private readonly createdAt = Date.now();
-  private lastReceived = this.createdAt;
-  private idleSince = this.createdAt;
-  private pingSentAt = 0;
+  private readonly deadlines: Deadlines;
   private readonly info: ConnectionInfo;
 
   constructor(
@@ -93,10 +91,22 @@ export class Http2Connection implements ServerConnection, RecvHost {
       },
     );
     this.controlFrames = new RateLimit(options.maxControlFramesPerSecond, CONTROL_BURST);
+    this.deadlines = new Deadlines(
+      {
+        destroy: (error) => this.destroy(error),
+        fail: (error) => this.fail(error),
+        shutdown: () => this.shutdown(),
+        ping: () => this.writer.frame(FrameType.PING, 0, 0, PING_PAYLOAD),
+        timeOut: (stream) => this.timeOut(stream),
+      },
+      this,
+      host.options,
+      options,
+    );
     this.info = Object.freeze({ remoteAddress: transport.remoteAddress, remotePort: transport.remotePort, encrypted: transport.encrypted });
 
     // The server preface (§3.4): our SETTINGS, then the connection window beyond the RFC's 64 KiB.
-    this.settings.sendOurs(this.createdAt);
+    this.settings.sendOurs(this.deadlines.createdAt);
     if (options.connectionWindowSize > INITIAL_CONNECTION_WINDOW) {
       this.recv.windowUpdate(0, options.connectionWindowSize - INITIAL_CONNECTION_WINDOW);
     }
@@ -107,7 +117,7 @@ export class Http2Connection implements ServerConnection, RecvHost {
 
   onData(chunk: Uint8Array): void {
     if (this.closed || this.failed) return;
-    this.lastReceived = Date.now();
+    this.deadlines.received(Date.now());
     this.transport.cork();
     try {
       for (const raw of this.reader.push(chunk)) {
@@ -150,34 +160,7 @@ export class Http2Connection implements ServerConnection, RecvHost {
   // ---- server events ----
 
   checkDeadline(now: number): void {
-    if (this.closed || this.failed) return;
-    const o = this.host.options;
-    // The preface and SETTINGS must come as fast as an HTTP/1.1 head would (slowloris).
-    if (!this.settings.received) {
-      if (now > this.createdAt + headTimeout(o)) this.destroy();
-      return;
-    }
-    if (this.settings.overdue(now)) {
-      return this.fail(new ConnectionError('SETTINGS_TIMEOUT', 'our SETTINGS were not acknowledged in time (§6.5.3)'));
-    }
-    if (this.blocks.pending && now > this.blocks.startedAt + o.headersTimeout) {
-      return this.fail(new ConnectionError('ENHANCE_YOUR_CALM', 'a header block did not complete in time'));
-    }
-    if (this.streams.size === 0) {
-      if (now > this.idleSince + o.keepAliveTimeout) this.shutdown();
-      return;
-    }
-    for (const stream of this.streams.values()) {
-      if (stream.tunnel) stream.tunnel.checkDeadline(now);
-      else if (stream.body && !stream.body.complete && now > stream.startedAt + o.requestTimeout) this.timeOut(stream);
-    }
-    if (this.pingSentAt) {
-      if (now > this.pingSentAt + this.options.pingTimeout) this.destroy(new Error('the client did not answer a PING in time'));
-    } else if (now > this.lastReceived + o.keepAliveTimeout) {
-      // Streams wait on a silent client: make sure it is still there.
-      this.pingSentAt = now;
-      this.writer.frame(FrameType.PING, 0, 0, PING_PAYLOAD);
-    }
+    if (!this.closed && !this.failed) this.deadlines.check(now);
   }
 
   /** Graceful: GOAWAY with the last stream taken; those finish, then the connection closes. */
@@ -269,7 +252,7 @@ export class Http2Connection implements ServerConnection, RecvHost {
         return this.receiveSettings(frame.ack, frame.settings);
       case 'ping':
         if (frame.ack) {
-          this.pingSentAt = 0;
+          this.deadlines.pong();
           return;
         }
         this.controlFrame();
@@ -318,7 +301,7 @@ export class Http2Connection implements ServerConnection, RecvHost {
     this.send.forget(stream);
     stream.tunnel?.onClose();
     if (this.streams.size > 0) return;
-    this.idleSince = Date.now();
+    this.deadlines.idle(Date.now());
     if (this.peerDone || this.goawayLastId >= 0) this.end();
   }
 

@@ -1,0 +1,92 @@
+// The clocks of an HTTP/2 server connection, checked on the server's sweep: the preface and our
+// SETTINGS' acknowledgement (§6.5.3), a header block cut short, each stream's request, an idle
+// connection, and the PING (§6.7) that asks a silent client with open streams whether it is
+// still there. It decides; the connection acts (DeadlineHost).
+import { ConnectionError } from '../../http2/errors.js';
+import type { HeaderBlockAssembler } from '../../http2/frame/header-block.js';
+import type { ResolvedHttp2Options } from '../../http2/options.js';
+import { headTimeout } from '../connection.js';
+import type { ResolvedServeOptions } from '../options.js';
+import type { SettingsSync } from './settings-sync.js';
+import type { Http2Stream } from './stream.js';
+import type { StreamTable } from './streams.js';
+
+/** What the deadlines act through. */
+export interface DeadlineHost {
+  destroy(error?: unknown): void;
+  /** A connection error: GOAWAY with its code. */
+  fail(error: unknown): void;
+  /** Graceful close: GOAWAY NO_ERROR. */
+  shutdown(): void;
+  ping(): void;
+  /** A stream's request did not arrive within requestTimeout. */
+  timeOut(stream: Http2Stream): void;
+}
+
+/** The pieces of the connection whose time runs. */
+export interface Clocked {
+  readonly settings: SettingsSync;
+  readonly blocks: HeaderBlockAssembler;
+  readonly streams: StreamTable;
+}
+
+/** When the connection was last heard from, and what each clock says now. */
+export class Deadlines {
+  readonly createdAt = Date.now();
+  private lastReceived = this.createdAt;
+  private idleSince = this.createdAt;
+  private pingSentAt = 0;
+
+  constructor(
+    private readonly host: DeadlineHost,
+    private readonly clocked: Clocked,
+    private readonly serve: ResolvedServeOptions,
+    private readonly options: ResolvedHttp2Options,
+  ) {}
+
+  /** Bytes arrived from the client. */
+  received(now: number): void {
+    this.lastReceived = now;
+  }
+
+  /** The last stream closed. */
+  idle(now: number): void {
+    this.idleSince = now;
+  }
+
+  /** Our PING was answered. */
+  pong(): void {
+    this.pingSentAt = 0;
+  }
+
+  check(now: number): void {
+    const { settings, blocks, streams } = this.clocked;
+    const o = this.serve;
+    // The preface and SETTINGS must come as fast as an HTTP/1.1 head would (slowloris).
+    if (!settings.received) {
+      if (now > this.createdAt + headTimeout(o)) this.host.destroy();
+      return;
+    }
+    if (settings.overdue(now)) {
+      return this.host.fail(new ConnectionError('SETTINGS_TIMEOUT', 'our SETTINGS were not acknowledged in time (§6.5.3)'));
+    }
+    if (blocks.pending && now > blocks.startedAt + o.headersTimeout) {
+      return this.host.fail(new ConnectionError('ENHANCE_YOUR_CALM', 'a header block did not complete in time'));
+    }
+    if (streams.size === 0) {
+      if (now > this.idleSince + o.keepAliveTimeout) this.host.shutdown();
+      return;
+    }
+    for (const stream of streams.values()) {
+      if (stream.tunnel) stream.tunnel.checkDeadline(now);
+      else if (stream.body && !stream.body.complete && now > stream.startedAt + o.requestTimeout) this.host.timeOut(stream);
+    }
+    if (this.pingSentAt) {
+      if (now > this.pingSentAt + this.options.pingTimeout) this.host.destroy(new Error('the client did not answer a PING in time'));
+    } else if (now > this.lastReceived + o.keepAliveTimeout) {
+      // Streams wait on a silent client: make sure it is still there.
+      this.pingSentAt = now;
+      this.host.ping();
+    }
+  }
+}
