@@ -3,8 +3,6 @@
 // Deno.serve; wirespeed on Node and on Deno, with the runtime's Response and with LightResponse.
 // Cases as issue 5 measured them: `-n 50000 -c 10 -m 10` and `-n 50000 -c 1 -m 100`; and one
 // request at a time, for the latency of a request (the HTTP/1.1 vs HTTP/2 report).
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { HpackDecoder, HpackEncoder } from '../../src/hpack/index.js';
 import { ReceiveWindow, SendWindow } from '../../src/http2/flow-control.js';
 import { encodeData, Flag, FrameReader, FrameType, parseFrame } from '../../src/http2/frame/index.js';
@@ -13,34 +11,16 @@ import type { Transport } from '../../src/server/connection.js';
 import { hasCommand, runH2load, type H2LoadSpec } from '../harness/load.js';
 import { BROWSER_REQUEST, RESPONSE } from '../peers/hpack-inputs.js';
 import type { BenchCase, LoadRuns, Suite } from '../harness/types.js';
-import { denoBinary, measureServer } from './server.js';
+import { measureServer } from './server.js';
+import { denoServers, nodeServer, type ServerImpl } from './server-processes.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const nodeServers = join(here, '../peers/servers/node-servers.js');
-const denoServers = join(here, '../peers/servers/deno-servers.js');
-
-interface Impl {
-  name: string;
-  command(port: number): string[];
-  baseline?: boolean;
-}
-
-function implementations(): Impl[] {
-  const node = (name: string, baseline = false): Impl => ({
-    name,
-    baseline,
-    command: (port) => [process.execPath, nodeServers, name, String(port)],
-  });
-  const impls = [node('node-http2', true), node('wirespeed-node-h2'), node('wirespeed-node-runtime-h2')];
-  const deno = denoBinary();
-  if (deno) {
-    const denoImpl = (name: string): Impl => ({
-      name,
-      command: (port) => [deno, 'run', '--quiet', '-A', '--no-lock', denoServers, name, String(port)],
-    });
-    impls.push(denoImpl('deno-serve'), denoImpl('wirespeed-deno-h2'), denoImpl('wirespeed-deno-runtime-h2'));
-  }
-  return impls;
+function implementations(): ServerImpl[] {
+  return [
+    nodeServer('node-http2', { baseline: true }),
+    nodeServer('wirespeed-node-h2'),
+    nodeServer('wirespeed-node-runtime-h2'),
+    ...denoServers('deno-serve', 'wirespeed-deno-h2', 'wirespeed-deno-runtime-h2'),
+  ];
 }
 
 const GROUPS: { group: string; spec: Omit<H2LoadSpec, 'requests'> }[] = [
@@ -54,7 +34,7 @@ const GROUPS: { group: string; spec: Omit<H2LoadSpec, 'requests'> }[] = [
 const requestsFor = (durationSec: number, concurrency: number) =>
   Math.round((durationSec >= 3 ? 50_000 : Math.max(2_000, durationSec * 10_000)) / (concurrency === 1 ? 10 : 1));
 
-function measure(impl: Impl, spec: Omit<H2LoadSpec, 'requests'>, runs: LoadRuns) {
+function measure(impl: ServerImpl, spec: Omit<H2LoadSpec, 'requests'>, runs: LoadRuns) {
   return measureServer(
     impl.command,
     runs,

@@ -4,86 +4,32 @@
 // (defaults, and with Node's own Response) and on Deno (Deno's Response, and LightResponse).
 // The `hono` groups run one hono app (hono-app.ts) on wirespeed and on the servers hono users run
 // it on today: @hono/node-server (the baseline) and Deno.serve.
-import { dirname, join } from 'node:path';
-import { createRequire } from 'node:module';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { freePort, loadClient, peakRss, runLoad, ServerProcess, type LoadRun, type LoadSpec } from '../harness/load.js';
 import { quantile } from '../harness/stats.js';
 import type { BenchCase, LoadRuns, Suite } from '../harness/types.js';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const nodeServers = join(here, '../peers/servers/node-servers.js');
-const denoServers = join(here, '../peers/servers/deno-servers.js');
-const bunServers = join(here, '../peers/servers/bun-servers.js');
-
-export function denoBinary(): string | null {
-  try {
-    const binary = join(dirname(createRequire(import.meta.url).resolve('deno/bin.cjs')), 'deno');
-    return existsSync(binary) ? binary : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Bun from the npm package `bun` (its binary, if the platform package installed one that runs). */
-export function bunBinary(): string | null {
-  try {
-    const binary = join(dirname(createRequire(import.meta.url).resolve('bun/package.json')), 'bin/bun.exe');
-    execFileSync(binary, ['--version'], { stdio: 'ignore' });
-    return binary;
-  } catch {
-    return null;
-  }
-}
-
-interface Impl {
-  name: string;
-  command(port: number): string[];
-  baseline?: boolean;
-  /** Answers only GET /hello (the raw socket ceiling). */
-  helloOnly?: boolean;
-}
-
-const nodeImpl = (name: string, extra: Partial<Impl> = {}): Impl => ({
-  name,
-  command: (port) => [process.execPath, nodeServers, name, String(port)],
-  ...extra,
-});
-
-function denoImpl(name: string): Impl | null {
-  const deno = denoBinary();
-  return deno ? { name, command: (port) => [deno, 'run', '--quiet', '-A', '--no-lock', denoServers, name, String(port)] } : null;
-}
+import { bunServers, denoServers, nodeServer, type ServerImpl } from './server-processes.js';
 
 /** The servers of the plain fetch handler (app.ts). */
-function implementations(): Impl[] {
-  const impls = [
-    nodeImpl('wirespeed-node'),
-    nodeImpl('wirespeed-node-runtime'),
-    nodeImpl('node-http', { baseline: true }),
-    nodeImpl('raw-net', { helloOnly: true }),
-    nodeImpl('hono-node'),
-    nodeImpl('fastify'),
+function implementations(): ServerImpl[] {
+  return [
+    nodeServer('wirespeed-node'),
+    nodeServer('wirespeed-node-runtime'),
+    nodeServer('node-http', { baseline: true }),
+    nodeServer('raw-net', { helloOnly: true }),
+    nodeServer('hono-node'),
+    nodeServer('fastify'),
+    ...denoServers('wirespeed-deno', 'wirespeed-deno-runtime', 'deno-serve'),
+    ...bunServers('bun-serve'),
   ];
-  for (const name of ['wirespeed-deno', 'wirespeed-deno-runtime', 'deno-serve']) {
-    const impl = denoImpl(name);
-    if (impl) impls.push(impl);
-  }
-  const bun = bunBinary();
-  if (bun) impls.push({ name: 'bun-serve', command: (port) => [bun, bunServers, 'bun-serve', String(port)] });
-  return impls;
 }
 
 /** The servers of the hono app (hono-app.ts): wirespeed against what hono users run today. */
-function honoImplementations(): Impl[] {
-  const impls = [nodeImpl('wirespeed-node-hono'), nodeImpl('hono-node-hono', { baseline: true })];
-  for (const name of ['wirespeed-deno-hono', 'deno-serve-hono']) {
-    const impl = denoImpl(name);
-    if (impl) impls.push(impl);
-  }
-  return impls;
+function honoImplementations(): ServerImpl[] {
+  return [
+    nodeServer('wirespeed-node-hono'),
+    nodeServer('hono-node-hono', { baseline: true }),
+    ...denoServers('wirespeed-deno-hono', 'deno-serve-hono'),
+  ];
 }
 
 const CONNECTIONS = 50;
@@ -152,7 +98,7 @@ export async function measureServer(
   }
 }
 
-function measure(client: 'wrk' | 'autocannon', impl: Impl, spec: Omit<LoadSpec, 'durationSec'>, runs: LoadRuns) {
+function measure(client: 'wrk' | 'autocannon', impl: ServerImpl, spec: Omit<LoadSpec, 'durationSec'>, runs: LoadRuns) {
   // clientWrk 1: wrk drove the load, 0: autocannon (numbers of the two are not comparable).
   return measureServer(impl.command, runs, (server, port, durationSec) => runLoad(client, server, port, { ...spec, durationSec }), {
     connections: spec.connections,
@@ -171,7 +117,7 @@ export const serverSuite: Suite = {
       return [];
     }
     const cases: BenchCase[] = [];
-    const add = (group: string, impl: Impl, spec: Omit<LoadSpec, 'durationSec'>) =>
+    const add = (group: string, impl: ServerImpl, spec: Omit<LoadSpec, 'durationSec'>) =>
       cases.push({
         suite: 'server',
         group,

@@ -2,39 +2,18 @@
 // each in its own process pinned apart from the client: round trips per second, latency, server
 // CPU per message (one in, one out) and peak RSS. Peers: the `ws` package on node:http (the
 // baseline: what Node users install), Deno.upgradeWebSocket on Deno.serve, Bun's server.upgrade.
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { runWebSocketLoad, type WebSocketLoadSpec } from '../harness/load.js';
 import type { BenchCase, LoadRuns, Suite } from '../harness/types.js';
-import { bunBinary, denoBinary, measureServer } from './server.js';
+import { measureServer } from './server.js';
+import { bunServers, denoServers, nodeServer, type ServerImpl } from './server-processes.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const nodeServers = join(here, '../peers/servers/node-servers.js');
-const denoServers = join(here, '../peers/servers/deno-servers.js');
-const bunServers = join(here, '../peers/servers/bun-servers.js');
-
-interface Impl {
-  name: string;
-  command(port: number): string[];
-  baseline?: boolean;
-}
-
-function implementations(): Impl[] {
-  const node = (name: string, baseline = false): Impl => ({
-    name,
-    baseline,
-    command: (port) => [process.execPath, nodeServers, name, String(port)],
-  });
-  const impls = [node('wirespeed-node-ws'), node('ws-node', true)];
-  const deno = denoBinary();
-  if (deno) {
-    for (const name of ['wirespeed-deno-ws', 'deno-ws']) {
-      impls.push({ name, command: (port) => [deno, 'run', '--quiet', '-A', '--no-lock', denoServers, name, String(port)] });
-    }
-  }
-  const bun = bunBinary();
-  if (bun) impls.push({ name: 'bun-ws', command: (port) => [bun, bunServers, 'bun-ws', String(port)] });
-  return impls;
+function implementations(): ServerImpl[] {
+  return [
+    nodeServer('wirespeed-node-ws'),
+    nodeServer('ws-node', { baseline: true }),
+    ...denoServers('wirespeed-deno-ws', 'deno-ws'),
+    ...bunServers('bun-ws'),
+  ];
 }
 
 const GROUPS: { group: string; spec: Omit<WebSocketLoadSpec, 'durationSec'> }[] = [
@@ -44,7 +23,7 @@ const GROUPS: { group: string; spec: Omit<WebSocketLoadSpec, 'durationSec'> }[] 
   { group: 'echo 64 KB binary, 10 connections', spec: { connections: 10, size: 64 * 1024, kind: 'binary' } },
 ];
 
-function measure(impl: Impl, spec: Omit<WebSocketLoadSpec, 'durationSec'>, runs: LoadRuns) {
+function measure(impl: ServerImpl, spec: Omit<WebSocketLoadSpec, 'durationSec'>, runs: LoadRuns) {
   return measureServer(impl.command, runs, (server, port, durationSec) => runWebSocketLoad(server, port, { ...spec, durationSec }), {
     connections: spec.connections,
     messageBytes: spec.size,

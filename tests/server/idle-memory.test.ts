@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { freePort, ServerProcess } from '../../bench/harness/load.js';
-import { denoBinary } from '../../bench/suites/server.js';
+import { denoBinary } from '../../bench/suites/server-processes.js';
 
 const CONNECTIONS = 2_000;
 const KIB = 1024;
