@@ -12,7 +12,7 @@ import { hasCommand, runH2load, type H2LoadSpec } from '../harness/load.js';
 import { BROWSER_REQUEST, RESPONSE } from '../peers/hpack-inputs.js';
 import type { BenchCase, LoadRuns, Suite } from '../harness/types.js';
 import { measureServer } from './server.js';
-import { denoServers, nodeServer, type ServerImpl } from './server-processes.js';
+import { denoServers, loadCase, nodeServer, type ServerImpl } from './server-processes.js';
 
 function implementations(): ServerImpl[] {
   return [
@@ -108,16 +108,7 @@ export const http2Suite: Suite = {
       return cases;
     }
     for (const { group, spec } of GROUPS) {
-      for (const impl of implementations()) {
-        cases.push({
-          suite: 'http2',
-          group,
-          impl: impl.name,
-          baseline: impl.baseline,
-          setup: () => () => undefined,
-          load: (runs) => measure(impl, spec, runs),
-        });
-      }
+      for (const impl of implementations()) cases.push(loadCase('http2', group, impl, (runs) => measure(impl, spec, runs)));
     }
     return cases;
   },

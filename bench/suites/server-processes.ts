@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { BenchCase, LoadRuns } from '../harness/types.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const NODE_SCRIPT = join(here, '../peers/servers/node-servers.js');
@@ -60,4 +61,14 @@ export function bunServers(...names: string[]): ServerImpl[] {
   const bun = bunBinary();
   if (!bun) return [];
   return names.map((name) => ({ name, command: (port) => [bun, BUN_SCRIPT, name, String(port)] }));
+}
+
+/** A case that measures `impl` under load (the process is started by `load`, not by setup). */
+export function loadCase(
+  suite: string,
+  group: string,
+  impl: ServerImpl,
+  load: (runs: LoadRuns) => Promise<{ samples: number[]; metrics: Record<string, number> }>,
+): BenchCase {
+  return { suite, group, impl: impl.name, baseline: impl.baseline, setup: () => () => undefined, load };
 }

@@ -7,7 +7,7 @@
 import { freePort, loadClient, peakRss, runLoad, ServerProcess, type LoadRun, type LoadSpec } from '../harness/load.js';
 import { quantile } from '../harness/stats.js';
 import type { BenchCase, LoadRuns, Suite } from '../harness/types.js';
-import { bunServers, denoServers, nodeServer, type ServerImpl } from './server-processes.js';
+import { bunServers, denoServers, loadCase, nodeServer, type ServerImpl } from './server-processes.js';
 
 /** The servers of the plain fetch handler (app.ts). */
 function implementations(): ServerImpl[] {
@@ -118,14 +118,7 @@ export const serverSuite: Suite = {
     }
     const cases: BenchCase[] = [];
     const add = (group: string, impl: ServerImpl, spec: Omit<LoadSpec, 'durationSec'>) =>
-      cases.push({
-        suite: 'server',
-        group,
-        impl: impl.name,
-        baseline: impl.baseline,
-        setup: () => () => undefined,
-        load: (runs) => measure(client, impl, spec, runs),
-      });
+      cases.push(loadCase('server', group, impl, (runs) => measure(client, impl, spec, runs)));
     for (const { group, spec, hello } of GROUPS) {
       for (const impl of implementations()) if (!impl.helloOnly || hello) add(group, impl, spec);
     }

@@ -5,7 +5,7 @@
 import { runWebSocketLoad, type WebSocketLoadSpec } from '../harness/load.js';
 import type { BenchCase, LoadRuns, Suite } from '../harness/types.js';
 import { measureServer } from './server.js';
-import { bunServers, denoServers, nodeServer, type ServerImpl } from './server-processes.js';
+import { bunServers, denoServers, loadCase, nodeServer, type ServerImpl } from './server-processes.js';
 
 function implementations(): ServerImpl[] {
   return [
@@ -37,16 +37,7 @@ export const websocketSuite: Suite = {
     if (runtime !== 'node') return [];
     const cases: BenchCase[] = [];
     for (const { group, spec } of GROUPS) {
-      for (const impl of implementations()) {
-        cases.push({
-          suite: 'websocket',
-          group,
-          impl: impl.name,
-          baseline: impl.baseline,
-          setup: () => () => undefined,
-          load: (runs) => measure(impl, spec, runs),
-        });
-      }
+      for (const impl of implementations()) cases.push(loadCase('websocket', group, impl, (runs) => measure(impl, spec, runs)));
     }
     return cases;
   },
