@@ -19,7 +19,10 @@ import { headTimeout, type ConnectionHost, type ConnectionInfo, type ServerConne
 import { WebSocketConnection } from '../websocket/connection.js';
 import { abandonUpgrade, acceptsUpgrade, upgradeFields, type PendingUpgrade } from '../websocket/upgrade.js';
 
-/** The server never switches protocols (it answers Upgrade requests as plain HTTP/1.1, RFC 9110 §7.8). */
+/**
+ * The parser never switches protocols by itself (RFC 9110 §7.8 lets a server ignore Upgrade): the
+ * connection switches when the handler accepts a WebSocket, and until then Upgrade is plain HTTP/1.1.
+ */
 class ServerRequestParser extends RequestParser {
   protected override switchesProtocol(): boolean {
     return false;
