@@ -41,8 +41,13 @@ export function latin1(bytes: Uint8Array): string {
   return latin1Range(bytes, 0, bytes.length);
 }
 
+const utf8Encoder = new TextEncoder();
+
 /** Latin1 bytes of a string whose char codes are all < 256 (the writer checks that first). */
 export function latin1Bytes(text: string): Uint8Array {
+  // ASCII is the common case, and then its UTF-8 is the same bytes, encoded natively.
+  const utf8 = utf8Encoder.encode(text);
+  if (utf8.length === text.length) return utf8;
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   return bytes;

@@ -17,17 +17,19 @@ interface CallbackParser {
   [key: number]: unknown;
 }
 
+/** The statics of llhttp's parser class, which node:http and http-parser-js share. */
+interface CallbackParserStatics {
+  REQUEST: number;
+  kOnHeaders: number;
+  kOnHeadersComplete: number;
+  kOnBody: number;
+  kOnMessageComplete: number;
+}
+
 /** Node's llhttp, with callbacks as node:http installs them (strings are made in C++). */
 export const llhttpNode: ParserDriver = (input) => {
   const { HTTPParser, methods } = require('_http_common') as {
-    HTTPParser: {
-      new (): CallbackParser;
-      REQUEST: number;
-      kOnHeaders: number;
-      kOnHeadersComplete: number;
-      kOnBody: number;
-      kOnMessageComplete: number;
-    };
+    HTTPParser: CallbackParserStatics & (new () => CallbackParser);
     methods: string[];
   };
   let sink = 0;
@@ -72,15 +74,7 @@ export const llhttpNode: ParserDriver = (input) => {
 /** http-parser-js: llhttp's API in pure JavaScript. */
 export const httpParserJs: ParserDriver = (input) => {
   const { HTTPParser } = require('http-parser-js') as {
-    HTTPParser: {
-      new (type: number): CallbackParser;
-      REQUEST: number;
-      kOnHeaders: number;
-      kOnHeadersComplete: number;
-      kOnBody: number;
-      kOnMessageComplete: number;
-      methods: string[];
-    };
+    HTTPParser: CallbackParserStatics & { methods: string[] } & (new (type: number) => CallbackParser);
   };
   let sink = 0;
   const parser = new HTTPParser(HTTPParser.REQUEST);

@@ -53,14 +53,6 @@ const SMALL_READ = 2 * 1024;
 const LARGE_READ = 64 * 1024;
 const LINGER_MS = 2_000;
 
-const encoder = new TextEncoder();
-
-function latin1(text: string): Uint8Array {
-  // ASCII is the common case, and then UTF-8 is the same bytes (one per char).
-  const utf8 = encoder.encode(text);
-  return utf8.length === text.length ? utf8 : latin1Bytes(text);
-}
-
 class ConnTransport implements Transport {
   readonly remoteAddress: string;
   readonly remotePort: number;
@@ -93,7 +85,7 @@ class ConnTransport implements Transport {
 
   write(data: Uint8Array | string): boolean {
     if (this.ended || this.closed) return false;
-    const bytes = typeof data === 'string' ? latin1(data) : data;
+    const bytes = typeof data === 'string' ? latin1Bytes(data) : data;
     if (bytes.length) {
       this.queue.push(bytes);
       this.queued += bytes.length;
