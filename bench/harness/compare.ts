@@ -1,6 +1,7 @@
 // Comparison of result files (`wirespeed compare`): per case the median with its 95% CI in each
 // run, the ratio to the baseline run, a Mann-Whitney U test, and a geometric-mean summary. Pure
 // logic: the CLI prints it, the dashboard can show it.
+import { formatNs } from './format.js';
 import { geomean, mannWhitneyU } from './stats.js';
 import type { CaseResult, Fingerprint, ResultFile } from './types.js';
 
@@ -16,9 +17,10 @@ export interface CompareOptions {
 /**
  * How a case in a run relates to the baseline: 'faster' / 'slower' (significant and outside the
  * noise band, same machine), '~' (not significant or within the band), 'cross-machine' (different
- * fingerprints: a ratio, never a regression), 'missing' (the run lacks the case).
+ * fingerprints: a ratio, never a regression), 'quick' (a side is a --quick run: too short to tell a
+ * change from noise, so a ratio only), 'missing' (the run lacks the case).
  */
-export type Verdict = 'faster' | 'slower' | '~' | 'cross-machine' | 'missing' | 'baseline';
+export type Verdict = 'faster' | 'slower' | '~' | 'cross-machine' | 'quick' | 'missing' | 'baseline';
 
 export interface Cell {
   median: number;
@@ -46,6 +48,9 @@ export interface Comparison {
 
 const keyOf = (c: CaseResult) => `${c.suite} / ${c.group} / ${c.impl}`;
 
+/** Two runs that share no case cannot be compared; the message says what each holds. */
+export class NothingToCompareError extends Error {}
+
 /** Same machine and runtime: only then may a difference be called a regression. */
 export function sameMachine(a: Fingerprint, b: Fingerprint): boolean {
   return (
@@ -67,6 +72,22 @@ export function compareRuns(runs: { label: string; file: ResultFile }[], options
   const base = runs[baseline].file;
   const warnings: string[] = [];
   const machines = runs.map((r) => sameMachine(r.file.fingerprint, base.fingerprint));
+  const baseKeys = new Set(base.cases.map(keyOf));
+  for (const [i, run] of runs.entries()) {
+    if (i === baseline || run.file.cases.some((c) => baseKeys.has(keyOf(c)))) continue;
+    const suites = (file: ResultFile) => [...new Set(file.cases.map((c) => c.suite))].join(', ');
+    throw new NothingToCompareError(
+      `${run.label} and ${runs[baseline].label} share no case (${run.label}: ${suites(run.file)}; ${runs[baseline].label}: ${suites(base)})`,
+    );
+  }
+  // A quick run (120 ms per case, one 1 s load run) cannot tell a change from noise: ratios only.
+  const quick = runs.map((r) => r.file.options.quick || base.options.quick);
+  for (const [i, run] of runs.entries()) {
+    if (i !== baseline && quick[i])
+      warnings.push(
+        `no verdicts for ${run.label}: ${run.file.options.quick ? 'it' : runs[baseline].label} is a --quick run, too short to tell a change from noise (ratios only; run without --quick for verdicts)`,
+      );
+  }
   const keys = [...new Set(runs.flatMap((r) => r.file.cases.map(keyOf)))];
   const index = runs.map((r) => new Map(r.file.cases.map((c) => [keyOf(c), c])));
   const ratios: number[][] = runs.map(() => []);
@@ -92,6 +113,7 @@ export function compareRuns(runs: { label: string; file: ResultFile }[], options
       }
       cell.p = mannWhitneyU(c.samples, reference.samples).p;
       if (!machines[i]) cell.verdict = 'cross-machine';
+      else if (quick[i]) cell.verdict = 'quick';
       else if (cell.p >= alpha || Math.abs(cell.ratio - 1) <= noise) cell.verdict = '~';
       else cell.verdict = cell.ratio < 1 ? 'faster' : 'slower';
       return cell;
@@ -108,12 +130,12 @@ export function compareRuns(runs: { label: string; file: ResultFile }[], options
   };
 }
 
-const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
 const MARK: Record<Verdict, string> = {
   faster: 'faster',
   slower: 'SLOWER',
   '~': '~',
   'cross-machine': 'x-machine',
+  quick: '(quick)',
   missing: '',
   baseline: 'baseline',
 };
@@ -128,7 +150,7 @@ export function comparisonRows(c: Comparison): string[][] {
     cc.key,
     ...cc.cells.map((cell) =>
       cell
-        ? `${fmt(cell.median)} ns [${fmt(cell.ciLow)}–${fmt(cell.ciHigh)}]${cell.verdict === 'baseline' ? '' : ` ${cell.ratio.toFixed(3)}x ${MARK[cell.verdict]}`}`
+        ? `${formatNs(cell.median)} [${formatNs(cell.ciLow)}–${formatNs(cell.ciHigh)}]${cell.verdict === 'baseline' ? '' : ` ${cell.ratio.toFixed(3)}x ${MARK[cell.verdict]}`}`
         : '—',
     ),
   ]);

@@ -1,14 +1,15 @@
 // The result file format as a JSON Schema, and the check every file from outside goes through
-// (uploads to the dashboard, files given to `compare`). Ajv compiles it once; an invalid file is
-// refused with the first few places it is wrong.
-import { Ajv } from 'ajv';
+// (uploads to the dashboard, files given to `compare`). The schema uses a small subset of JSON
+// Schema, walked by `problemsOf` below: Ajv did the same for 2.9 MB of dependencies that every
+// library user installed, for one check in the CLI. An invalid file is refused with the first few
+// places it is wrong, in Ajv's words.
 import { RESULT_SCHEMA, type ResultFile } from './types.js';
 
-const finite = { type: 'number' } as const;
-const text = { type: 'string', maxLength: 1000 } as const;
+const finite: JsonSchema = { type: 'number' };
+const text: JsonSchema = { type: 'string', maxLength: 1000 };
 
-/** JSON Schema (draft 2020-12 subset Ajv's default build understands) of `wirespeed-bench/1`. */
-export const resultJsonSchema = {
+/** JSON Schema (the draft 2020-12 subset `JsonSchema` lists) of `wirespeed-bench/1`. */
+export const resultJsonSchema: JsonSchema = {
   $id: 'https://wirespeed.dev/schema/wirespeed-bench-1.json',
   type: 'object',
   required: ['schema', 'createdAt', 'fingerprint', 'options', 'cases'],
@@ -85,26 +86,92 @@ export const resultJsonSchema = {
       },
     },
   },
-} as const;
+};
 
 /** A file that is not a valid result file; `message` says where and why. */
 export class ResultFileError extends Error {}
 
-const validate = new Ajv({ allErrors: true }).compile(resultJsonSchema);
+/** The JSON Schema keywords the result schema uses (and `problemsOf` checks). */
+export interface JsonSchema {
+  $id?: string;
+  type?: JsonType | JsonType[];
+  const?: unknown;
+  enum?: unknown[];
+  required?: string[];
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: JsonSchema;
+  items?: JsonSchema;
+  minItems?: number;
+  maxItems?: number;
+  minimum?: number;
+  exclusiveMinimum?: number;
+  maxLength?: number;
+  pattern?: string;
+}
+
+type JsonType = 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null';
+
+const MAX_PROBLEMS = 5;
+
+function typeOf(value: unknown): JsonType {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value as JsonType;
+}
+
+function hasType(value: unknown, type: JsonType): boolean {
+  const actual = typeOf(value);
+  return actual === type || (type === 'number' && actual === 'integer');
+}
+
+/** Where `value` breaks `schema`, as "/path message" lines (at most `MAX_PROBLEMS`). */
+function problemsOf(schema: JsonSchema, value: unknown, path = '', problems: string[] = []): string[] {
+  const at = path || '(the file)';
+  const fail = (message: string) => void (problems.length < MAX_PROBLEMS && problems.push(`${at} ${message}`));
+  if (schema.type !== undefined) {
+    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+    if (!types.some((type) => hasType(value, type))) return (fail(`must be ${types.join(',')}`), problems);
+  }
+  if ('const' in schema && value !== schema.const) fail(`must be equal to constant ${JSON.stringify(schema.const)}`);
+  if (schema.enum && !schema.enum.includes(value)) fail(`must be equal to one of the allowed values (${schema.enum.join(', ')})`);
+  if (typeof value === 'string') {
+    if (schema.maxLength !== undefined && value.length > schema.maxLength) fail(`must NOT have more than ${schema.maxLength} characters`);
+    if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value)) fail(`must match pattern "${schema.pattern}"`);
+  }
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) fail('must be a finite number');
+    if (schema.minimum !== undefined && value < schema.minimum) fail(`must be >= ${schema.minimum}`);
+    if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) fail(`must be > ${schema.exclusiveMinimum}`);
+  }
+  if (Array.isArray(value)) {
+    if (schema.minItems !== undefined && value.length < schema.minItems) fail(`must NOT have fewer than ${schema.minItems} items`);
+    if (schema.maxItems !== undefined && value.length > schema.maxItems) fail(`must NOT have more than ${schema.maxItems} items`);
+    if (schema.items)
+      for (let i = 0; i < value.length && problems.length < MAX_PROBLEMS; i++) problemsOf(schema.items, value[i], `${path}/${i}`, problems);
+  } else if (typeOf(value) === 'object') {
+    const object = value as Record<string, unknown>;
+    for (const key of schema.required ?? []) if (object[key] === undefined) fail(`must have required property '${key}'`);
+    for (const [key, item] of Object.entries(object)) {
+      if (item === undefined || problems.length >= MAX_PROBLEMS) continue;
+      const itemSchema = schema.properties?.[key] ?? schema.additionalProperties;
+      if (itemSchema) problemsOf(itemSchema, item, `${path}/${key}`, problems);
+    }
+  }
+  return problems;
+}
 
 /** `value` as a ResultFile, or throws ResultFileError naming the first problems found. */
 export function checkResultFile(value: unknown): ResultFile {
-  if (validate(value)) {
-    const file = value as unknown as ResultFile;
-    // One thing a schema cannot say: each implementation appears once per group.
-    const seen = new Set<string>();
-    for (const c of file.cases) {
-      const key = `${c.suite}\0${c.group}\0${c.impl}`;
-      if (seen.has(key)) throw new ResultFileError(`case "${c.suite} / ${c.group} / ${c.impl}" appears twice`);
-      seen.add(key);
-    }
-    return file;
+  const problems = problemsOf(resultJsonSchema, value);
+  if (problems.length > 0) throw new ResultFileError(`not a ${RESULT_SCHEMA} result file: ${problems.join('; ')}`);
+  const file = value as ResultFile;
+  // One thing a schema cannot say: each implementation appears once per group.
+  const seen = new Set<string>();
+  for (const c of file.cases) {
+    const key = `${c.suite}\0${c.group}\0${c.impl}`;
+    if (seen.has(key)) throw new ResultFileError(`case "${c.suite} / ${c.group} / ${c.impl}" appears twice`);
+    seen.add(key);
   }
-  const problems = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(the file)'} ${e.message ?? 'is invalid'}`);
-  throw new ResultFileError(`not a ${RESULT_SCHEMA} result file: ${problems.join('; ')}`);
+  return file;
 }

@@ -1,15 +1,15 @@
 // Round trips over a web MessageChannel inside one thread: the IPC transport every runtime has,
 // browsers included (the Node-only transports are in ipc-transports.ts).
-import { encodeFrame, IpcFrameType, IpcChannel, msgpackCodec, portTransport, type PortLike } from '../../src/ipc/index.js';
+import { encodeFrame, IpcFrameType, IpcChannel, jsonCodec, portTransport, type PortLike } from '../../src/ipc/index.js';
 
 export interface RoundTrip {
   run(): Promise<unknown>;
   close(): Promise<void>;
 }
 
-/** The bytes the framed request puts on the wire: the raw cases move exactly as many. */
+/** The bytes the framed request puts on the wire (the default codec): the raw cases move exactly as many. */
 export function frameBytes(message: unknown): Uint8Array {
-  return encodeFrame(IpcFrameType.REQUEST, 1, msgpackCodec.encode(['echo', message]));
+  return encodeFrame(IpcFrameType.REQUEST, 1, jsonCodec.encode(['echo', message]));
 }
 
 export async function messageChannelFramed(message: unknown): Promise<RoundTrip> {

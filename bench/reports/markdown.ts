@@ -1,12 +1,7 @@
 // Markdown pieces the reports share: the machine and method heading, and a table of one suite's
 // groups (rows) by implementations (columns), every number from the one result file given.
+import { formatNs } from '../harness/format.js';
 import type { CaseResult, ResultFile } from '../harness/types.js';
-
-export function formatNs(ns: number): string {
-  if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
-  if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)} µs`;
-  return `${ns.toFixed(1)} ns`;
-}
 
 /** Where and how the numbers were measured, and where they are kept. */
 export function heading(title: string, file: ResultFile, resultPath: string): string {
@@ -17,7 +12,7 @@ export function heading(title: string, file: ResultFile, resultPath: string): st
     '',
     `- Machine: ${f.cpuModel}, ${f.cores} cores, ${(f.memoryBytes / 2 ** 30).toFixed(0)} GiB, ${f.os} ${f.arch}; ${f.runtime} ${f.runtimeVersion}; commit ${f.gitCommit?.slice(0, 8) ?? 'unknown'}`,
     `- Date: ${file.createdAt}`,
-    `- Method: every case in a fresh process${o.isolate ? '' : ' (not isolated)'}, ${o.warmupMs} ms warm-up, at least ${o.minTimeMs} ms of samples; median with its distribution-free 95% CI; ratios to the baseline implementation of the same row, measured in this run${o.quick ? '. QUICK RUN: a smoke test, not for publishing' : ''}`,
+    `- Method: ${o.isolate ? 'every case in a fresh process' : 'all cases in one process'}, ${o.warmupMs} ms warm-up, at least ${o.minTimeMs} ms of samples; median with its distribution-free 95% CI; ratios to the baseline implementation of the same row, measured in this run${o.quick ? '. QUICK RUN: a smoke test, not for publishing' : ''}`,
     `- Every number below comes from this run: ${resultPath}`,
     '',
   ].join('\n');

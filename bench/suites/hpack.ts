@@ -4,6 +4,7 @@ import { BROWSER_REQUEST, FIFTY_FIELDS, RESPONSE } from '../peers/hpack-inputs.j
 import { HpackDecoder, HpackEncoder } from '../../src/hpack/index.js';
 import type { BenchCase, Runtime, Suite } from '../harness/types.js';
 import { loadNodePeers } from './node-peers.js';
+import { optionalPeer } from '../harness/peers.js';
 
 export const hpackSuite: Suite = {
   name: 'hpack',
@@ -13,7 +14,10 @@ export const hpackSuite: Suite = {
     const add = (group: string, impl: string, setup: () => () => unknown, baseline = false) =>
       cases.push({ suite: 'hpack', group, impl, baseline, setup });
     // hpack.js needs Node's Buffer: browsers run wirespeed alone, on the same bytes.
-    const hpackJs = runtime === 'browser' ? null : await loadNodePeers<typeof import('../peers/hpack-js.js')>('../peers/hpack-js.js');
+    const hpackJs =
+      runtime === 'browser'
+        ? null
+        : await optionalPeer('hpack.js', () => loadNodePeers<typeof import('../peers/hpack-js.js')>('../peers/hpack-js.js'));
     const peers = hpackJs !== null;
     const hpackJsEncoder = () => hpackJs!.hpackJsEncoder();
     const hpackJsDecoder = () => hpackJs!.hpackJsDecoder();

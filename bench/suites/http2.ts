@@ -13,6 +13,7 @@ import { BROWSER_REQUEST, RESPONSE } from '../peers/hpack-inputs.js';
 import type { BenchCase, LoadRuns, Suite } from '../harness/types.js';
 import { measureServer } from './server.js';
 import { denoServers, loadCase, nodeServer, type ServerImpl } from './server-processes.js';
+import { noteLeftOut } from '../harness/peers.js';
 
 function implementations(): ServerImpl[] {
   return [
@@ -104,7 +105,7 @@ export const http2Suite: Suite = {
     const cases = microCases();
     if (runtime !== 'node') return cases;
     if (!hasCommand('h2load')) {
-      process.stderr.write('suite http2: h2load is not installed (npm run setup installs nghttp2-client); skipping the server cases\n');
+      noteLeftOut('h2load is not installed (apt install nghttp2-client)', 'the http2 server cases');
       return cases;
     }
     for (const { group, spec } of GROUPS) {

@@ -2,14 +2,10 @@
 // trips over each transport, framed channel against the raw transport carrying the same bytes.
 import { items, LARGE, MEDIUM, SMALL } from '../peers/ipc-messages.js';
 import { messageChannelFramed, messageChannelRaw, type RoundTrip } from '../peers/ipc-message-channel.js';
-import { encodeFrame, FrameDecoder, IpcFrameType, jsonCodec, msgpackCodec, msgpackrRecordsCodec, type Codec } from '../../src/ipc/index.js';
+import { encodeFrame, FrameDecoder, IpcFrameType, jsonCodec, type Codec } from '../../src/ipc/index.js';
+import { optionalPeer } from '../harness/peers.js';
 import type { BenchCase, Suite } from '../harness/types.js';
 import { loadNodePeers } from './node-peers.js';
-
-const CODECS: [string, Codec, boolean][] = [
-  ['JSON', jsonCodec, true],
-  ['MessagePack (msgpackr)', msgpackCodec, false],
-];
 
 export const ipcSuite: Suite = {
   name: 'ipc',
@@ -19,16 +15,22 @@ export const ipcSuite: Suite = {
     const add = (group: string, impl: string, setup: BenchCase['setup'], baseline = false, teardown?: () => Promise<void>) =>
       cases.push({ suite: 'ipc', group, impl, baseline, setup, teardown });
 
+    // MessagePack is wirespeed/ipc/msgpack, over msgpackr (an optional peer dependency).
+    const msgpack = await optionalPeer('MessagePack (msgpackr)', () => import('../../src/ipc/msgpack.js'));
+    const codecs: [string, Codec, boolean][] = [['JSON', jsonCodec, true]];
+    if (msgpack) codecs.push(['MessagePack (msgpackr)', msgpack.msgpackCodec, false]);
     for (const [size, message] of [
       ['small', SMALL],
       ['medium', MEDIUM],
       ['large (100 items)', LARGE],
     ] as const) {
-      for (const [name, codec, baseline] of CODECS) {
+      for (const [name, codec, baseline] of codecs) {
         add(`encode ${size}`, name, () => () => codec.encode(message).length, baseline);
         const bytes = codec.encode(message);
         add(`decode ${size}`, name, () => () => codec.decode(bytes), baseline);
       }
+      if (!msgpack) continue;
+      const { msgpackrRecordsCodec } = msgpack;
       // msgpackr records in a channel's steady state: the shapes were sent once already.
       add(`encode ${size}`, 'msgpackr records (ordered stream)', () => {
         const codec = msgpackrRecordsCodec();
@@ -45,11 +47,11 @@ export const ipcSuite: Suite = {
     }
     for (const n of [10, 100, 1000, 10000]) {
       const message = { items: items(n) };
-      for (const [name, codec, baseline] of CODECS) {
+      for (const [name, codec, baseline] of codecs) {
         add(`encode + decode ${n} items`, name, () => () => codec.decode(codec.encode(message)), baseline);
       }
     }
-    const payload = msgpackCodec.encode(SMALL);
+    const payload = jsonCodec.encode(SMALL);
     add('frame: encode header + copy', 'wirespeed', () => () => encodeFrame(IpcFrameType.REQUEST, 7, payload).length);
     const frame = encodeFrame(IpcFrameType.REQUEST, 7, payload);
     add('frame: parse', 'wirespeed', () => {

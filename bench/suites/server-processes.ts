@@ -1,11 +1,13 @@
 // The bench servers as processes, for the load suites (server, http2, websocket): each server
 // is a name in one of the peer scripts (bench/peers/servers/*-servers.ts), started on Node, Deno
 // (from the npm package `deno`) or Bun (from the npm package `bun`) when that runtime is here.
+// Servers whose runtime or packages are missing are left out, and the run says so at its end.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { noteMissing } from '../harness/peers.js';
 import type { BenchCase, LoadRuns } from '../harness/types.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -49,17 +51,32 @@ export function nodeServer(name: string, extra: Partial<ServerImpl> = {}): Serve
   return { name, command: (port) => [process.execPath, NODE_SCRIPT, name, String(port)], ...extra };
 }
 
+/** Whether the npm package `name` is installed where Node would find it from the bench. */
+export function isInstalled(name: string): boolean {
+  for (let dir = here; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules', name, 'package.json'))) return true;
+    if (dirname(dir) === dir) return false;
+  }
+}
+
+/** `impls`, or none (noted for the end of the run) when one of `packages` is not installed. */
+export function needing(packages: string[], impls: ServerImpl[]): ServerImpl[] {
+  const missing = packages.filter((name) => !isInstalled(name));
+  for (const name of missing) for (const impl of impls) noteMissing(name, impl.name);
+  return missing.length > 0 ? [] : impls;
+}
+
 /** The servers of deno-servers.ts that exist here (none without Deno). */
 export function denoServers(...names: string[]): ServerImpl[] {
   const deno = denoBinary();
-  if (!deno) return [];
+  if (!deno) return (names.forEach((name) => noteMissing('deno', name)), []);
   return names.map((name) => ({ name, command: (port) => [deno, 'run', '--quiet', '-A', '--no-lock', DENO_SCRIPT, name, String(port)] }));
 }
 
 /** The servers of bun-servers.ts that exist here (none without Bun). */
 export function bunServers(...names: string[]): ServerImpl[] {
   const bun = bunBinary();
-  if (!bun) return [];
+  if (!bun) return (names.forEach((name) => noteMissing('bun', name)), []);
   return names.map((name) => ({ name, command: (port) => [bun, BUN_SCRIPT, name, String(port)] }));
 }
 

@@ -7,7 +7,8 @@
 import { freePort, loadClient, peakRss, runLoad, ServerProcess, type LoadRun, type LoadSpec } from '../harness/load.js';
 import { quantile } from '../harness/stats.js';
 import type { BenchCase, LoadRuns, Suite } from '../harness/types.js';
-import { bunServers, denoServers, loadCase, nodeServer, type ServerImpl } from './server-processes.js';
+import { bunServers, denoServers, loadCase, needing, nodeServer, type ServerImpl } from './server-processes.js';
+import { noteLeftOut } from '../harness/peers.js';
 
 /** The servers of the plain fetch handler (app.ts). */
 function implementations(): ServerImpl[] {
@@ -16,8 +17,8 @@ function implementations(): ServerImpl[] {
     nodeServer('wirespeed-node-runtime'),
     nodeServer('node-http', { baseline: true }),
     nodeServer('raw-net', { helloOnly: true }),
-    nodeServer('hono-node'),
-    nodeServer('fastify'),
+    ...needing(['@hono/node-server'], [nodeServer('hono-node')]),
+    ...needing(['fastify'], [nodeServer('fastify')]),
     ...denoServers('wirespeed-deno', 'wirespeed-deno-runtime', 'deno-serve'),
     ...bunServers('bun-serve'),
   ];
@@ -25,11 +26,10 @@ function implementations(): ServerImpl[] {
 
 /** The servers of the hono app (hono-app.ts): wirespeed against what hono users run today. */
 function honoImplementations(): ServerImpl[] {
-  return [
-    nodeServer('wirespeed-node-hono'),
-    nodeServer('hono-node-hono', { baseline: true }),
-    ...denoServers('wirespeed-deno-hono', 'deno-serve-hono'),
-  ];
+  return needing(
+    ['hono'],
+    [nodeServer('wirespeed-node-hono'), ...needing(['@hono/node-server'], [nodeServer('hono-node-hono', { baseline: true })])],
+  ).concat(needing(['hono'], denoServers('wirespeed-deno-hono', 'deno-serve-hono')));
 }
 
 const CONNECTIONS = 50;
@@ -113,7 +113,7 @@ export const serverSuite: Suite = {
     if (runtime !== 'node') return [];
     const client = loadClient();
     if (!client) {
-      process.stderr.write('suite server: neither wrk nor autocannon is installed (npm run setup installs wrk); skipping\n');
+      noteLeftOut('neither wrk nor autocannon is installed (apt install wrk, or npm install --save-dev autocannon)', 'suite server');
       return [];
     }
     const cases: BenchCase[] = [];

@@ -5,12 +5,12 @@
 import { runWebSocketLoad, type WebSocketLoadSpec } from '../harness/load.js';
 import type { BenchCase, LoadRuns, Suite } from '../harness/types.js';
 import { measureServer } from './server.js';
-import { bunServers, denoServers, loadCase, nodeServer, type ServerImpl } from './server-processes.js';
+import { bunServers, denoServers, loadCase, needing, nodeServer, type ServerImpl } from './server-processes.js';
 
 function implementations(): ServerImpl[] {
   return [
     nodeServer('wirespeed-node-ws'),
-    nodeServer('ws-node', { baseline: true }),
+    ...needing(['ws'], [nodeServer('ws-node', { baseline: true })]),
     ...denoServers('wirespeed-deno-ws', 'deno-ws'),
     ...bunServers('bun-ws'),
   ];

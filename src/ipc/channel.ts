@@ -4,10 +4,11 @@
 // streams it reads) and the server (server.ts: handlers, whose signal sees a cancellation, and
 // streams they feed with credit-based backpressure).
 import { Caller, type RequestOptions, type StreamOptions } from './caller.js';
-import { createCodec, jsonCodec, type Codec, type CodecName } from './codec.js';
+import { jsonCodec, type Codec } from './codec.js';
 import { IpcError } from './errors.js';
 import { DEFAULT_MAX_FRAME, encodeFrame, FrameDecoder, IpcFrameType, type Frame } from './frame.js';
 import { unref, type ChannelLink } from './link.js';
+import type { IpcMethods, MethodHandler, MethodItem, MethodParams, MethodResult } from './methods.js';
 import { Server, type Handler } from './server.js';
 import type { IpcTransport } from './transport.js';
 
@@ -19,10 +20,11 @@ export const PROTOCOL_VERSION = 2;
 /** How an IpcChannel encodes, how large a frame may be, and how long it waits. */
 export interface ChannelOptions {
   /**
-   * 'msgpack' (default, plain MessagePack), 'json', or 'msgpackr' (msgpackr records: fastest, both
-   * ends must be msgpackr). Both sides must pick the same.
+   * `jsonCodec` (default), or from `wirespeed/ipc/msgpack` (with msgpackr installed) `msgpackCodec`
+   * (plain MessagePack, 2–3x faster on small objects) or `msgpackrRecordsCodec()` (fastest; one per
+   * channel, both ends msgpackr). Both sides must pick the same: the handshake compares them.
    */
-  codec?: CodecName;
+  codec?: Codec;
   /** Largest frame this side accepts; the smaller of the two sides' limits applies. Default 16 MiB. */
   maxFrame?: number;
   /** Default request timeout in ms. Default 30 s. */
@@ -36,8 +38,11 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** The other side's Hello must come within this (ChannelOptions.handshakeTimeout). */
 const DEFAULT_HANDSHAKE_TIMEOUT_MS = 5000;
 
-/** A request/response, stream and event channel over an IpcTransport. */
-export class IpcChannel {
+/**
+ * A request/response, stream and event channel over an IpcTransport. `Local` is what this side
+ * serves and `Remote` what the other side serves (methods.ts); both default to untyped.
+ */
+export class IpcChannel<Local extends object = IpcMethods, Remote extends object = IpcMethods> {
   /** Resolves after both sides exchanged Hello; rejects if the handshake fails. */
   readonly ready: Promise<void>;
   private readonly codec: Codec;
@@ -54,7 +59,7 @@ export class IpcChannel {
     private readonly transport: IpcTransport,
     options: ChannelOptions = {},
   ) {
-    this.codec = createCodec(options.codec ?? 'msgpack');
+    this.codec = options.codec ?? jsonCodec;
     this.maxFrame = options.maxFrame ?? DEFAULT_MAX_FRAME;
     this.decoder = new FrameDecoder(this.maxFrame);
     // What the two halves see of the channel (kept off its public interface).
@@ -92,10 +97,14 @@ export class IpcChannel {
   }
 
   /** Calls `method` on the other side; rejects with IpcError (ERR_TIMEOUT, ERR_CANCELLED, ERR_REMOTE, ...). */
-  request<T = unknown>(method: string, params?: unknown, options: RequestOptions = {}): Promise<T> {
+  request<M extends keyof Remote & string>(
+    method: M,
+    params?: MethodParams<Remote[M]>,
+    options: RequestOptions = {},
+  ): Promise<MethodResult<Remote[M]>> {
     // After the handshake, no await: one promise per request is the whole overhead.
-    if (!this.isReady) return this.ready.then(() => this.request<T>(method, params, options));
-    return this.caller.request<T>(method, params, options);
+    if (!this.isReady) return this.ready.then(() => this.request(method, params, options));
+    return this.caller.request(method, params, options);
   }
 
   /**
@@ -103,16 +112,20 @@ export class IpcChannel {
    * iterable or a ReadableStream, and its items arrive here in order. The handler produces only
    * as fast as this side reads (credit-based backpressure).
    */
-  stream<T = unknown>(method: string, params?: unknown, options: StreamOptions = {}): ReadableStream<T> {
-    const { readable, open, error } = this.caller.stream<T>(method, params, options);
+  stream<M extends keyof Remote & string>(
+    method: M,
+    params?: MethodParams<Remote[M]>,
+    options: StreamOptions = {},
+  ): ReadableStream<MethodItem<Remote[M]>> {
+    const { readable, open, error } = this.caller.stream<MethodItem<Remote[M]>>(method, params, options);
     if (this.isReady) open();
     else this.ready.then(open, error);
     return readable;
   }
 
   /** Serves `method`; the handler's result (or thrown error) goes back to the caller. */
-  handle(method: string, handler: Handler): this {
-    this.server.handlers.set(method, handler);
+  handle<M extends keyof Local & string>(method: M, handler: MethodHandler<Local[M]>): this {
+    this.server.handlers.set(method, handler as Handler);
     return this;
   }
 

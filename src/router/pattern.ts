@@ -12,9 +12,25 @@ export type Segment =
   | { kind: 'wildcard' };
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+/**
+ * What a literal may hold: the pchar of RFC 3986 §3.3 (':' and '*' are pattern syntax). Anything
+ * else never appears in a request path, so a route holding it could never match.
+ */
+const PATH_CHARS = /^(?:[A-Za-z0-9\-._~!$&'()+,;=@]|%[0-9A-Fa-f]{2})*$/;
 
 function invalid(pattern: string, why: string): never {
   throw new RouterError('ERR_INVALID_PATTERN', `invalid route ${JSON.stringify(pattern)}: ${why}`);
+}
+
+/** Refuses literal text no request path holds, saying what the author likely meant. */
+function checkLiteral(pattern: string, text: string): void {
+  if (PATH_CHARS.test(text)) return;
+  const bad = [...text].find((c, i) => !PATH_CHARS.test(c) && !(c === '%' && /^%[0-9A-Fa-f]{2}/.test(text.slice(i))))!;
+  if (bad === '?') invalid(pattern, 'a route is a path: find() takes the path without its query string, so "?" never matches');
+  if (bad === '%') invalid(pattern, '"%" must start a percent-encoded byte (%XX)');
+  const code = bad.codePointAt(0)!;
+  const shown = code < 0x21 || code === 0x7f ? `byte 0x${code.toString(16).padStart(2, '0')}` : JSON.stringify(bad);
+  invalid(pattern, `${shown} is never in a request path (RFC 3986 §3.3): percent-encode it (${encodeURIComponent(bad)})`);
 }
 
 /** Splits a segment like ':name.:ext' or 'v:version' into literal and param parts. */
@@ -25,12 +41,18 @@ function parseCompound(pattern: string, text: string): Part[] {
     const colon = rest.indexOf(':');
     if (colon !== 0) {
       const literal = colon === -1 ? rest : rest.slice(0, colon);
+      checkLiteral(pattern, literal);
       parts.push({ literal });
       rest = rest.slice(literal.length);
       continue;
     }
     const name = NAME.exec(rest.slice(1))?.[0];
     if (!name) invalid(pattern, `a ':' must be followed by a param name in ${JSON.stringify(text)}`);
+    // find-my-way's syntax, refused rather than matched literally (it would never match):
+    // constraints belong in the handler (a 400 that says why, not a 404), optional params are two routes.
+    const after = rest[1 + name.length];
+    if (after === '(') invalid(pattern, `param constraints like ":${name}(…)" are not supported: check the value in the handler`);
+    if (after === '?') invalid(pattern, `optional params like ":${name}?" are not supported: register the route with and without it`);
     // Two params with nothing between them could split their text in many ways.
     if (parts.at(-1) && 'param' in parts.at(-1)!) invalid(pattern, `params in ${JSON.stringify(text)} need a literal between them`);
     parts.push({ param: name });
@@ -41,6 +63,7 @@ function parseCompound(pattern: string, text: string): Part[] {
 
 /** Splits a route pattern into segments; throws RouterError (ERR_INVALID_PATTERN) on a bad one. */
 export function parsePattern(pattern: string): Segment[] {
+  if (typeof pattern !== 'string') invalid(pattern, `a pattern must be a string, got ${typeof pattern}`);
   if (!pattern.startsWith('/')) invalid(pattern, 'it must start with "/"');
   const texts = pattern.slice(1).split('/');
   const segments: Segment[] = texts.map((text, i): Segment => {
@@ -49,7 +72,7 @@ export function parsePattern(pattern: string): Segment[] {
       return { kind: 'wildcard' };
     }
     if (text.includes('*')) invalid(pattern, 'a wildcard must be a whole segment');
-    if (!text.includes(':')) return { kind: 'static', text };
+    if (!text.includes(':')) return (checkLiteral(pattern, text), { kind: 'static', text });
     const parts = parseCompound(pattern, text);
     if (parts.length === 1 && 'param' in parts[0]) return { kind: 'param', name: parts[0].param };
     return { kind: 'compound', key: parts.map((p) => ('param' in p ? ':' : p.literal)).join(''), parts };

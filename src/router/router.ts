@@ -62,6 +62,27 @@ class Node<T> {
 
 const EMPTY_PARAMS: Params = Object.freeze({}) as Params;
 
+/** RFC 9110 §5.6.2: a method is a token. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** The methods whose lower-case spelling is surely a slip (RFC 9110 §9.3, RFC 5789), and ALL. */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH', ANY_METHOD]);
+
+/** `method` if it can ever match a request; else RouterError ERR_INVALID_METHOD saying why. */
+function checkMethod(method: string): string {
+  if (typeof method !== 'string' || !TOKEN.test(method)) {
+    const shown = typeof method === 'string' ? JSON.stringify(method) : `a ${typeof method}`;
+    throw new RouterError('ERR_INVALID_METHOD', `${shown} is not a method: a method is a token (RFC 9110 §9.1), like "GET"`);
+  }
+  const upper = method.toUpperCase();
+  if (upper !== method && KNOWN_METHODS.has(upper)) {
+    throw new RouterError(
+      'ERR_INVALID_METHOD',
+      `methods are case-sensitive (RFC 9110 §9.1): "${method}" is not "${upper}"; write "${upper}"`,
+    );
+  }
+  return method;
+}
+
 function handlerFor<T>(table: MethodTable<T>, method: string): Handler<T> | undefined {
   return table[method] ?? (method === 'HEAD' ? table.GET : undefined) ?? table[ANY_METHOD];
 }
@@ -113,9 +134,12 @@ export class Router<T> {
     this.caseSensitive = options.caseSensitive ?? true;
   }
 
-  /** Registers `value` for `method` ('ALL' for any) and `pattern`; throws RouterError on conflict. */
+  /**
+   * Registers `value` for `method` ('ALL' for any) and `pattern`; throws RouterError on an invalid
+   * method or pattern, or a conflict. Methods are case-sensitive (RFC 9110 §9.1), as in `find`.
+   */
   add(method: string, pattern: string, value: T): this {
-    const verb = method.toUpperCase();
+    const verb = checkMethod(method);
     const segments = parsePattern(this.normalize(pattern));
     const names = paramNames(segments);
     const handler: Handler<T> = { value, names, build: paramsBuilder(names), match: Object.freeze({ value, params: EMPTY_PARAMS }) };

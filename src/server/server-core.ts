@@ -31,7 +31,7 @@ const REFUSED_H2 = concat(encodeSettings([]), encodeGoaway(0, ErrorCode.REFUSED_
 function parseRouteKey(key: string): [method: string, pattern: string] {
   const space = key.indexOf(' ');
   if (space < 0) return [ANY_METHOD, key];
-  return [key.slice(0, space).toUpperCase(), key.slice(space + 1).trim()];
+  return [key.slice(0, space), key.slice(space + 1).trim()];
 }
 
 /** The runtime-agnostic server under both adapters. */

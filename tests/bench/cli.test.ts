@@ -1,7 +1,8 @@
 // The CLI end to end: a real (quick, filtered) run writing a real result file, in a fresh process
 // per case.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +21,12 @@ describe('wirespeed bench', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
-    expect(stdout).toContain('x baseline');
+    // Each case prints as it finishes, in units a person reads, then a summary per group.
+    expect(stdout).toMatch(/parser \/ simple GET \(78 B\) \/ wirespeed\s+\d+(\.\d+)? (ns|µs)\s+\(95% CI/);
+    expect(stdout).toMatch(
+      /summary\n {2}parser \/ simple GET \(78 B\)\n {4}wirespeed ran \d+\.\d\dx (faster|slower) than llhttp \(node:http\) \(baseline\)/,
+    );
+    expect(stdout).toContain(`→ ${out}`);
     const result = JSON.parse(readFileSync(out, 'utf8')) as ResultFile;
     expect(result.schema).toBe('wirespeed-bench/1');
     expect(result.options).toMatchObject({ quick: true, isolate: true });
@@ -112,11 +118,13 @@ describe('wirespeed bench', () => {
     );
     const result = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as ResultFile;
     const markdown = readFileSync(join(dir, 'report.md'), 'utf8');
-    expect(stdout.trim()).toBe(markdown.trim());
+    expect(stdout.trim().endsWith(markdown.trim())).toBe(true);
     expect(markdown).toContain(`- Date: ${result.createdAt}`);
     expect(markdown).toContain(`${result.fingerprint.cpuModel}, ${result.fingerprint.cores} cores`);
-    expect(markdown).toContain('every case in a fresh process');
-    expect(result.options.isolate).toBe(true);
+    // A quick report is a smoke run in one process; a real one isolates every case.
+    expect(markdown).toContain('all cases in one process');
+    expect(markdown).toContain('QUICK RUN');
+    expect(result.options).toMatchObject({ isolate: false, quick: true });
     const row = markdown.split('\n').find((line) => line.startsWith('| static, 10 routes |'))!;
     const header = markdown.split('\n').find((line) => line.startsWith('| router |'))!;
     const impls = header
@@ -169,18 +177,115 @@ describe('wirespeed bench', () => {
     expect(markdown).not.toContain('—');
   });
 
-  it('refuses an unknown suite and an unknown command with a clear message', () => {
+  it('refuses what it cannot do in one line, with what to do, and the right exit code', () => {
     const run = (args: string[]) => {
       try {
         execFileSync(process.execPath, [cli, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-        return 'exit 0';
+        return { status: 0, stderr: '' };
       } catch (error) {
-        return (error as { stderr: string }).stderr;
+        const { status, stderr } = error as { status: number; stderr: string };
+        return { status, stderr };
       }
     };
-    expect(run(['bench', '--suite', 'nope'])).toContain('unknown suite "nope"');
-    expect(run(['frobnicate'])).toContain('"frobnicate" is not available');
-    expect(run(['report', 'nope'])).toContain('unknown report "nope" (have: engine, h1-vs-h2, micro, servers)');
-    expect(run(['compare', 'one.json'])).toContain('no such file');
+    const cases: [string[], number, RegExp][] = [
+      [
+        ['bench', '--suite', 'nope'],
+        2,
+        /^wirespeed bench: unknown suite "nope" \(the suites: parser, .*\) \(see wirespeed bench --help\)$/,
+      ],
+      [['bench', '--bogus'], 2, /^wirespeed bench: unknown option '--bogus' \(see wirespeed bench --help\)$/],
+      [['bench', '--out'], 2, /argument missing/],
+      [
+        ['bench', '--suite', 'parser', '--filter', 'no such case'],
+        1,
+        /--filter "no such case" matches no case of parser \(list them: wirespeed bench --list\)$/,
+      ],
+      [['bench', '--filter', '/(/'], 2, /--filter \/\(\/ is not a regular expression/],
+      [['frobnicate'], 2, /^wirespeed: unknown command "frobnicate" \(the commands: bench, compare, report, dashboard\)/],
+      [['report', 'nope'], 2, /unknown report "nope" \(the reports: engine, h1-vs-h2, micro, servers\)/],
+      [['report'], 2, /report needs a NAME/],
+      [['compare', 'one.json'], 2, /compare needs at least two result files/],
+      [['compare', 'one.json', 'two.json'], 1, /^wirespeed compare: cannot read one.json: no such file$/],
+      [['compare', 'a.json', 'b.json', '--format', 'xml'], 2, /--format must be one of text, markdown, json, not "xml"/],
+      [['dashboard', '--port', 'x'], 2, /--port must be an integer >= 0, not "x"/],
+    ];
+    for (const [args, status, message] of cases) {
+      const result = run(args);
+      expect(result.status, args.join(' ')).toBe(status);
+      expect(result.stderr.trimEnd().split('\n'), args.join(' ')).toHaveLength(1); // one line, no stack
+      expect(result.stderr.trimEnd(), args.join(' ')).toMatch(message);
+    }
+  });
+
+  it('has --help on every command and --version', () => {
+    const out = (args: string[]) => execFileSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(out(['--version']).trim()).toBe(version);
+    expect(out(['-v']).trim()).toBe(version);
+    expect(out(['--help'])).toMatch(/^usage: wirespeed <command>/);
+    expect(out(['-h'])).toMatch(/^usage: wirespeed <command>/);
+    for (const command of ['bench', 'compare', 'report', 'dashboard']) {
+      expect(out([command, '--help']), command).toMatch(new RegExp(`^usage: wirespeed ${command}`));
+      expect(out([command, '-h']), command).toMatch(new RegExp(`^usage: wirespeed ${command}`));
+      expect(out(['help', command]), command).toMatch(new RegExp(`^usage: wirespeed ${command}`));
+    }
+  });
+
+  it('a failed --push names the URL and the reason, and keeps the file', async () => {
+    // A port nothing listens on: opened, then closed.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const dir = mkdtempSync(join(tmpdir(), 'wirespeed-push-'));
+    const out = join(dir, 'run.json');
+    let stderr = '';
+    try {
+      execFileSync(
+        process.execPath,
+        [
+          cli,
+          'bench',
+          '--suite',
+          'router',
+          '--quick',
+          '--filter',
+          'static, 10 routes / wirespeed',
+          '--out',
+          out,
+          '--push',
+          `http://127.0.0.1:${port}`,
+        ],
+        {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+    } catch (error) {
+      stderr = (error as { stderr: string }).stderr;
+    }
+    const last = stderr.trimEnd().split('\n').at(-1)!;
+    expect(last.startsWith(`wirespeed bench: could not push to http://127.0.0.1:${port}/api/results: ECONNREFUSED`)).toBe(true);
+    expect(last).toContain(`the result stays in ${out}`);
+    expect((JSON.parse(readFileSync(out, 'utf8')) as ResultFile).cases).toHaveLength(1);
+  });
+
+  it('writes the result file after every case, so an interrupted run keeps what it measured', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wirespeed-interrupt-'));
+    const out = join(dir, 'run.json');
+    const child = spawn(process.execPath, [cli, 'bench', '--suite', 'router', '--quick', '--out', out], { stdio: 'ignore' });
+    // Stop it once two cases are in the file, long before its ~100 cases are done.
+    await expect
+      .poll(() => (existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as ResultFile).cases.length : 0), {
+        timeout: 20_000,
+        interval: 50,
+      })
+      .toBeGreaterThanOrEqual(2);
+    child.kill('SIGINT');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const kept = JSON.parse(readFileSync(out, 'utf8')) as ResultFile;
+    expect(kept.cases.length).toBeGreaterThanOrEqual(2);
+    expect(kept.cases.length).toBeLessThan(90);
+    expect(kept.schema).toBe('wirespeed-bench/1');
   });
 });

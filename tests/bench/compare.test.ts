@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareRuns, toMarkdown } from '../../bench/harness/compare.js';
+import { compareRuns, NothingToCompareError, toMarkdown, toText } from '../../bench/harness/compare.js';
 import { summarize } from '../../bench/harness/stats.js';
 import type { CaseResult, Fingerprint, ResultFile } from '../../bench/harness/types.js';
 
@@ -62,6 +62,43 @@ describe('compare', () => {
     expect(toMarkdown(c)).toContain('(other machine)');
   });
 
+  it('gives a quick run no verdict, only its ratio, and says why', () => {
+    const quick = { ...run({ x: around(300) }), options: { quick: true, isolate: false, warmupMs: 60, minTimeMs: 120 } };
+    const c = compareRuns([
+      { label: 'a', file: run({ x: around(100) }) },
+      { label: 'b', file: quick },
+    ]);
+    expect(c.cases[0].cells[1]!.verdict).toBe('quick');
+    expect(c.cases[0].cells[1]!.ratio).toBeCloseTo(3, 1);
+    expect(c.warnings.join()).toMatch(/no verdicts for b: it is a --quick run, too short to tell a change from noise/);
+    expect(toText(c)).toContain('3.000x (quick)');
+    // A quick baseline takes the verdicts away from every other run too.
+    const fromQuick = compareRuns([
+      { label: 'b', file: quick },
+      { label: 'a', file: run({ x: around(100) }) },
+    ]);
+    expect(fromQuick.cases[0].cells[1]!.verdict).toBe('quick');
+  });
+
+  it('two runs with no case in common is an error that says what each holds', () => {
+    const other = { ...run({ x: around(100) }), cases: run({ x: around(100) }).cases.map((c) => ({ ...c, suite: 'router' })) };
+    expect(() =>
+      compareRuns([
+        { label: 'a.json', file: run({ x: around(100) }) },
+        { label: 'b.json', file: other },
+      ]),
+    ).toThrow(new NothingToCompareError('b.json and a.json share no case (b.json: router; a.json: s)'));
+  });
+
+  it('shows times in the unit that fits', () => {
+    const c = compareRuns([
+      { label: 'a', file: run({ x: around(100), y: around(25_000) }) },
+      { label: 'b', file: run({ x: around(100), y: around(25_000) }) },
+    ]);
+    expect(toText(c)).toMatch(/100\.0 ns \[/);
+    expect(toText(c)).toMatch(/25\.00 µs \[/);
+  });
+
   it('warns when a side has fewer than 4 samples', () => {
     const c = compareRuns([
       { label: 'a', file: run({ x: [1, 2, 3] }) },
@@ -86,6 +123,9 @@ describe('compare', () => {
     expect(out).toContain('| case | a.json (baseline) | b.json |');
     expect(out).toContain('router / static, 10 routes / wirespeed');
     expect(out).toContain('geometric mean of ratios');
+    // Two quick runs: ratios, no verdicts (48 of 96 rows were "significant" noise before).
+    expect(out).not.toMatch(/faster|SLOWER/);
+    expect(out).toContain('(quick)');
     const json = JSON.parse(
       execFileSync(process.execPath, [cli, 'compare', join(dir, 'a.json'), join(dir, 'b.json'), '--format', 'json'], { encoding: 'utf8' }),
     );

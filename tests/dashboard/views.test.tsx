@@ -7,7 +7,7 @@ import { compareRuns } from '../../bench/harness/compare.js';
 import type { ResultFile } from '../../bench/harness/types.js';
 import { toCsv } from '../../dashboard/src/export.js';
 import { parseHash, toHash, type ViewState } from '../../dashboard/src/view-state.js';
-import { formatNs } from '../../bench/reports/markdown.js';
+import { formatNs } from '../../bench/harness/format.js';
 import { CompareTable, factorColour } from '../../dashboard/src/views/CompareTable.js';
 
 const reference = JSON.parse(readFileSync(new URL('../../docs/results/server.json', import.meta.url), 'utf8')) as ResultFile;

@@ -5,7 +5,11 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import { sharedRingPair, sharedRingTransport } from '../../bench/peers/ipc-shared-ring.js';
 import { socketPair as benchSocketPair } from '../../bench/peers/ipc-transports.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodeFrame, IpcFrameType, IpcChannel, portTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
+import { encodeFrame, IpcFrameType, IpcChannel, jsonCodec, portTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
+import { msgpackCodec, msgpackrRecordsCodec } from '../../src/ipc/msgpack.js';
+
+/** The codecs by the name the child peer (child-peer.mjs) takes on its command line. */
+const CODECS = { json: () => jsonCodec, msgpack: () => msgpackCodec, msgpackr: msgpackrRecordsCodec };
 
 /** The bench's socket pair, named as these tests use it. */
 async function socketPair() {
@@ -70,8 +74,8 @@ describe('IPC failures on the wire', () => {
 
   it('a different codec fails the handshake; a peer that never says Hello times out', async () => {
     const { server, client, serverSide } = await socketPair();
-    const a = new IpcChannel(streamTransport(client), { codec: 'json' });
-    const b = new IpcChannel(streamTransport(serverSide), { codec: 'msgpack' });
+    const a = new IpcChannel(streamTransport(client), { codec: jsonCodec });
+    const b = new IpcChannel(streamTransport(serverSide), { codec: msgpackCodec });
     await expect(a.ready).rejects.toMatchObject({ code: 'ERR_HANDSHAKE' });
     await expect(b.ready).rejects.toMatchObject({ code: 'ERR_HANDSHAKE' });
     const silent = await socketPair();
@@ -97,7 +101,7 @@ describe('IPC over child process stdio', () => {
   it.each(['msgpack', 'json', 'msgpackr'] as const)('talks to a real child process (%s)', async (codec) => {
     const script = new URL('./child-peer.mjs', import.meta.url).pathname;
     const child = spawn(process.execPath, [script, codec], { stdio: ['pipe', 'pipe', 'inherit'] });
-    const channel = new IpcChannel(streamTransport(child.stdout, child.stdin), { codec });
+    const channel = new IpcChannel(streamTransport(child.stdout, child.stdin), { codec: CODECS[codec]() });
     expect(await channel.request('pid')).toBe(child.pid);
     expect(await channel.request('add', [40, 2])).toBe(42);
     const value = { list: Array.from({ length: 1000 }, (_, i) => ({ i, s: `item ${i}` })) };
@@ -105,6 +109,48 @@ describe('IPC over child process stdio', () => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     channel.notify('bye');
     expect(await exited).toBe(0);
+  });
+});
+
+describe('IPC contracts: typed params and results', () => {
+  interface Image {
+    width: number;
+    data: string;
+  }
+  /** What the worker side serves. */
+  interface WorkerApi {
+    resize(params: { width: number }): Promise<Image>;
+    rows(query: { table: string }): AsyncIterable<{ id: number }>;
+  }
+
+  it('checks params and results of handle, request and stream at compile time, and runs', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const main = new IpcChannel<Record<string, never>, WorkerApi>(portTransport(port1 as unknown as PortLike));
+    const worker = new IpcChannel<WorkerApi>(portTransport(port2 as unknown as PortLike));
+    worker.handle('resize', async ({ width }, { signal }) => ({ width, data: signal.aborted ? '' : 'x'.repeat(width) }));
+    worker.handle('rows', async function* ({ table }) {
+      for (let id = 0; id < 3; id++) yield { id: table.length + id };
+    });
+    // What tsc refuses (checked by tsc in npm test; never run).
+    const refused = () => {
+      // @ts-expect-error -- a method the contract does not have
+      worker.handle('crop', () => 1);
+      // @ts-expect-error -- the handler must answer an Image
+      worker.handle('resize', () => 'not an image');
+      // @ts-expect-error -- width must be a number
+      void main.request('resize', { width: '4' });
+      // @ts-expect-error -- the other side serves no such method
+      void main.request('crop', {});
+    };
+    void refused;
+
+    const image: Image = await main.request('resize', { width: 4 });
+    expect(image).toEqual({ width: 4, data: 'xxxx' });
+    const ids: number[] = [];
+    for await (const row of main.stream('rows', { table: 'users' }) as unknown as AsyncIterable<{ id: number }>) ids.push(row.id);
+    expect(ids).toEqual([5, 6, 7]);
+    main.close();
+    worker.close();
   });
 });
 

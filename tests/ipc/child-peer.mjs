@@ -1,7 +1,9 @@
 // A peer in a child process, on its stdio: the built package, as a user would run it.
-import { IpcChannel, streamTransport } from '../../dist/src/ipc/index.js';
+import { IpcChannel, jsonCodec, streamTransport } from '../../dist/src/ipc/index.js';
+import { msgpackCodec, msgpackrRecordsCodec } from '../../dist/src/ipc/msgpack.js';
 
-const channel = new IpcChannel(streamTransport(process.stdin, process.stdout), { codec: process.argv[2] ?? 'msgpack' });
+const codecs = { json: () => jsonCodec, msgpack: () => msgpackCodec, msgpackr: msgpackrRecordsCodec };
+const channel = new IpcChannel(streamTransport(process.stdin, process.stdout), { codec: codecs[process.argv[2] ?? 'json']() });
 channel
   .handle('add', ([a, b]) => a + b)
   .handle('echo', (value) => value)

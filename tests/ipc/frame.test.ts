@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodeFrame, FrameDecoder, IpcFrameType, jsonCodec, msgpackCodec, msgpackrRecordsCodec } from '../../src/ipc/index.js';
+import { encodeFrame, FrameDecoder, IpcFrameType, jsonCodec } from '../../src/ipc/index.js';
+import { msgpackCodec, msgpackrRecordsCodec } from '../../src/ipc/msgpack.js';
 import { errorCode } from '../helpers.js';
 
 const frames = () => [

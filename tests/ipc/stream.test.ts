@@ -109,7 +109,7 @@ describe.each(transports)('IPC streams over %s', (_, connect) => {
   });
 
   it('holds a producer to the credit the reader gave: a slow reader bounds what is made', async () => {
-    const reader = pair.a.stream<number>('counted', null, { highWaterMark: 8 }).getReader();
+    const reader = pair.a.stream('counted', null, { highWaterMark: 8 }).getReader();
     for (let i = 0; i < 3; i++) expect((await reader.read()).value).toBe(i);
     await sleep(200);
     // 3 read + at most the window of 8 (in flight or queued) + the one being made.
@@ -123,7 +123,7 @@ describe.each(transports)('IPC streams over %s', (_, connect) => {
   });
 
   it('cancels: by the reader or by a signal, and the handler sees it', async () => {
-    const reader = pair.a.stream<number>('abortable').getReader();
+    const reader = pair.a.stream('abortable').getReader();
     expect((await reader.read()).value).toBe(0);
     await reader.cancel();
     await expect.poll(() => state.aborted).toBe(1);
@@ -152,7 +152,7 @@ describe.each(transports)('IPC streams over %s', (_, connect) => {
   });
 
   it('errors open streams when the channel closes', async () => {
-    const reader = pair.a.stream<number>('abortable').getReader();
+    const reader = pair.a.stream('abortable').getReader();
     await reader.read();
     pair.a.close();
     await expect(reader.read()).rejects.toMatchObject({ code: 'ERR_CLOSED' });

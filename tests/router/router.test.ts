@@ -41,10 +41,47 @@ describe('router: registration errors', () => {
     expect(errorCode(() => new Router().add('GET', pattern, 1))).toBe('ERR_INVALID_PATTERN');
   });
 
+  it.each([
+    ['/a/:id(\\d+)', /param constraints like ":id\(…\)" are not supported/],
+    ['/a/:id?', /optional params like ":id\?" are not supported/],
+    ['/a?b=1', /query string, so "\?" never matches/],
+    ['/a b', /byte 0x20 is never in a request path.*%20/],
+    ['/café', /"é" is never in a request path.*%C3%A9/],
+    ['/a/%zz', /percent-encoded byte/],
+    ['/a/x:id|y', /"\|" is never in a request path/],
+    [42, /a pattern must be a string, got number/],
+  ])('%s can never match a request path: ERR_INVALID_PATTERN says why', (pattern, reason) => {
+    const error = (() => {
+      try {
+        new Router().add('GET', pattern as string, 1);
+      } catch (e) {
+        return e as RouterError;
+      }
+    })();
+    expect(error).toBeInstanceOf(RouterError);
+    expect(error!.code).toBe('ERR_INVALID_PATTERN');
+    expect(error!.message).toMatch(reason);
+  });
+
+  it('accepts every character a path may hold (RFC 3986 pchar), percent-encoded bytes included', () => {
+    const router = new Router<number>().add('GET', "/a-b.c_d~e/!$&'()+,;=@/caf%C3%A9/v:version", 1);
+    expect(router.find('GET', "/a-b.c_d~e/!$&'()+,;=@/caf%C3%A9/v2")).toEqual({ value: 1, params: { version: '2' } });
+  });
+
+  it('methods are case-sensitive tokens in add as in find; a lower-case standard method is refused with a hint', () => {
+    expect(errorCode(() => new Router().add('get', '/x', 1))).toBe('ERR_INVALID_METHOD');
+    expect(() => new Router().add('get', '/x', 1)).toThrow('methods are case-sensitive (RFC 9110 §9.1): "get" is not "GET"; write "GET"');
+    expect(errorCode(() => new Router().add('G ET', '/x', 1))).toBe('ERR_INVALID_METHOD');
+    expect(errorCode(() => new Router().add(7 as unknown as string, '/x', 1))).toBe('ERR_INVALID_METHOD');
+    // An extension method is a token like any other, matched exactly.
+    const router = new Router<number>().add('PURGE', '/cache', 1);
+    expect(router.find('PURGE', '/cache')?.value).toBe(1);
+    expect(router.find('purge', '/cache')).toBeNull();
+  });
+
   it('the same method and pattern twice is a conflict; the same pattern for another method is not', () => {
     const router = new Router<number>().add('GET', '/users/:id', 1).add('POST', '/users/:id', 2);
     expect(errorCode(() => router.add('GET', '/users/:id', 3))).toBe('ERR_ROUTE_CONFLICT');
-    expect(errorCode(() => router.add('get', '/users/:other', 3))).toBe('ERR_ROUTE_CONFLICT');
     expect(errorCode(() => router.add('GET', '/static', 1).add('GET', '/static', 2))).toBe('ERR_ROUTE_CONFLICT');
   });
 

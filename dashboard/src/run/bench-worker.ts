@@ -1,6 +1,7 @@
 // Runs benchmark suites off the page's thread, with the same harness and cases as the CLI, and
 // reports each case as it finishes.
 import { browserFingerprint } from '../../../bench/harness/fingerprint.js';
+import { leftOutReason } from '../../../bench/harness/peers.js';
 import { DEFAULT_OPTIONS, QUICK_OPTIONS, runCase } from '../../../bench/harness/runner.js';
 import { RESULT_SCHEMA, type BenchCase, type CaseResult, type Suite } from '../../../bench/harness/types.js';
 import { hpackSuite } from '../../../bench/suites/hpack.js';
@@ -22,7 +23,13 @@ async function run({ suites, quick, filter }: RunRequest): Promise<void> {
   const results: CaseResult[] = [];
   for (const [index, c] of cases.entries()) {
     post({ type: 'case', index, name: `${c.suite} / ${c.group} / ${c.impl}` });
-    const result = await runCase(c, options);
+    let result: CaseResult;
+    try {
+      result = await runCase(c, options);
+    } catch (error) {
+      if (leftOutReason(error)) continue; // a peer that cannot express this case
+      throw error;
+    }
     results.push(result);
     post({ type: 'result', result });
   }

@@ -2,7 +2,7 @@
 // run, each cell the median with its ratio to the baseline run and the test's verdict, coloured by
 // its factor to the fastest run of the row. The last row is the geometric mean of the ratios.
 import type { Cell, Comparison, Verdict } from '../../../bench/harness/compare.js';
-import { formatNs } from '../../../bench/reports/markdown.js';
+import { formatNs } from '../../../bench/harness/format.js';
 
 const MARKS: Record<Verdict, string> = {
   baseline: 'baseline',
@@ -10,6 +10,7 @@ const MARKS: Record<Verdict, string> = {
   slower: '▼ slower',
   '~': '~',
   'cross-machine': 'x-machine',
+  quick: '(quick run)',
   missing: '',
 };
 

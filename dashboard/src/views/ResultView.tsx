@@ -5,7 +5,7 @@ import type { ResultSummary } from '../api.js';
 import { GroupChart } from '../charts/GroupChart.js';
 import { download } from '../export.js';
 import { useResult } from '../use-result.js';
-import { formatNs } from '../../../bench/reports/markdown.js';
+import { formatNs } from '../../../bench/harness/format.js';
 
 function groupsOf(cases: CaseResult[]): [string, CaseResult[]][] {
   const groups = new Map<string, CaseResult[]>();

@@ -2,11 +2,13 @@
 // buffer is transferred, not copied.
 import type { IpcTransport } from '../transport.js';
 
-/** The part of MessagePort this uses (web and node:worker_threads both have it). */
+/**
+ * The part of MessagePort this uses (web and node:worker_threads both have it). One loose
+ * `addEventListener` signature, so both runtimes' MessagePort types fit without a cast.
+ */
 export interface PortLike {
   postMessage(message: unknown, transfer: Transferable[]): void;
-  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
-  addEventListener(type: 'close', listener: () => void): void;
+  addEventListener(type: 'message' | 'close', listener: (event: Event) => void): void;
   /** Node's EventEmitter face: no MessageEvent object per message, which EventTarget makes. */
   on?(type: 'message', listener: (data: unknown) => void): unknown;
   start?(): void;
@@ -24,7 +26,7 @@ export function portTransport(port: PortLike): IpcTransport {
     },
     start(receiver) {
       if (port.on) port.on('message', (data) => receiver.data(data as Uint8Array));
-      else port.addEventListener('message', (event) => receiver.data(event.data as Uint8Array));
+      else port.addEventListener('message', (event) => receiver.data((event as MessageEvent).data as Uint8Array));
       port.addEventListener('close', () => receiver.end());
       port.start?.();
     },

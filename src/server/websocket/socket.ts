@@ -4,7 +4,7 @@
 // to the connection through a SocketLink.
 import { MAX_CLOSE_REASON_BYTES } from '../../websocket/close.js';
 import { Opcode } from '../../websocket/frame.js';
-import { closeEvent, errorEvent, messageEvent } from './events.js';
+import { closeEvent, errorEvent, messageEvent, type CloseEventShape } from './events.js';
 
 /** What a socket asks of its connection. */
 export interface SocketLink {
@@ -26,6 +26,8 @@ const CLOSED = 3;
 const encoder = new TextEncoder();
 
 type Handler = ((this: ServerWebSocket, event: Event) => unknown) | null;
+/** An `on…` attribute's value: a listener of that event's own type (as the WHATWG WebSocket's). */
+type EventHandler<E extends Event> = ((this: ServerWebSocket, event: E) => unknown) | null;
 type HandlerName = 'open' | 'message' | 'close' | 'error';
 const HANDLER_BITS: Record<HandlerName, number> = { open: 1, message: 2, close: 4, error: 8 };
 
@@ -185,29 +187,29 @@ export class ServerWebSocket extends EventTarget {
     });
   }
 
-  get onopen(): Handler {
+  get onopen(): EventHandler<Event> {
     return this.#onopen;
   }
-  set onopen(handler: Handler) {
-    this.#onopen = this.#listen('open', handler);
+  set onopen(handler: EventHandler<Event>) {
+    this.#onopen = this.#listen('open', handler as Handler);
   }
-  get onmessage(): Handler {
+  get onmessage(): EventHandler<MessageEvent> {
     return this.#onmessage;
   }
-  set onmessage(handler: Handler) {
-    this.#onmessage = this.#listen('message', handler);
+  set onmessage(handler: EventHandler<MessageEvent>) {
+    this.#onmessage = this.#listen('message', handler as Handler);
   }
-  get onclose(): Handler {
+  get onclose(): EventHandler<CloseEventShape> {
     return this.#onclose;
   }
-  set onclose(handler: Handler) {
-    this.#onclose = this.#listen('close', handler);
+  set onclose(handler: EventHandler<CloseEventShape>) {
+    this.#onclose = this.#listen('close', handler as Handler);
   }
-  get onerror(): Handler {
+  get onerror(): EventHandler<Event> {
     return this.#onerror;
   }
-  set onerror(handler: Handler) {
-    this.#onerror = this.#listen('error', handler);
+  set onerror(handler: EventHandler<Event>) {
+    this.#onerror = this.#listen('error', handler as Handler);
   }
 
   #handler(name: HandlerName): Handler {
