@@ -154,7 +154,9 @@ function problemsOf(schema: JsonSchema, value: unknown, path = '', problems: str
     for (const key of schema.required ?? []) if (object[key] === undefined) fail(`must have required property '${key}'`);
     for (const [key, item] of Object.entries(object)) {
       if (item === undefined || problems.length >= MAX_PROBLEMS) continue;
-      const itemSchema = schema.properties?.[key] ?? schema.additionalProperties;
+      // Own keys only: a file's "__proto__" or "constructor" must not pick a schema off Object.prototype.
+      const own = schema.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
+      const itemSchema = own ?? schema.additionalProperties;
       if (itemSchema) problemsOf(itemSchema, item, `${path}/${key}`, problems);
     }
   }

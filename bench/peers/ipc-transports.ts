@@ -1,15 +1,16 @@
 // Real round trips for the IPC benchmarks: a framed IpcChannel request against the raw transport
 // carrying the same bytes (the echo of one frame), over a Unix domain socket, a Worker's
-// MessagePort and a child process's stdio.
+// MessagePort (with birpc and comlink beside), a shared-memory ring and a child process's stdio.
+// Each run has `inFlight` requests out at once.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { IpcChannel, portTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
+import { IpcChannel, portTransport, streamTransport } from '../../src/ipc/index.js';
 import { sharedRingPair, sharedRingTransport } from './ipc-shared-ring.js';
-import { frameBytes, portEchoRoundTrip, type RoundTrip } from './ipc-message-channel.js';
+import { concurrently, frameBytes, portEchoRoundTrip, type MakeRoundTrip, type RoundTrip } from './ipc-message-channel.js';
 
 export type { RoundTrip };
 
@@ -50,18 +51,25 @@ export async function socketPair(): Promise<{ close(): void; client: Socket; ser
   return { client, server, close: () => (client.destroy(), server.destroy(), listener.close()) };
 }
 
-export async function socketFramed(message: unknown): Promise<RoundTrip> {
+/** `inFlight` copies of `bytes` one after the other, written at once. */
+const repeated = (bytes: Uint8Array, inFlight: number) => {
+  const all = new Uint8Array(bytes.length * inFlight);
+  for (let i = 0; i < inFlight; i++) all.set(bytes, i * bytes.length);
+  return all;
+};
+
+export const socketFramed: MakeRoundTrip = async (message, inFlight) => {
   const pair = await socketPair();
   new IpcChannel(streamTransport(pair.server)).handle('echo', (value) => value);
   const channel = new IpcChannel(streamTransport(pair.client));
   await channel.ready;
-  return { run: () => channel.request('echo', message), close: async () => pair.close() };
-}
+  return { run: concurrently(inFlight, () => channel.request('echo', message)), close: async () => pair.close() };
+};
 
-export async function socketRaw(message: unknown): Promise<RoundTrip> {
+export const socketRaw: MakeRoundTrip = async (message, inFlight) => {
   const pair = await socketPair();
   pair.server.on('data', (chunk: Uint8Array) => pair.server.write(chunk));
-  const bytes = frameBytes(message);
+  const bytes = repeated(frameBytes(message), inFlight);
   const expect = byteCounter(pair.client);
   return {
     run() {
@@ -71,7 +79,7 @@ export async function socketRaw(message: unknown): Promise<RoundTrip> {
     },
     close: async () => pair.close(),
   };
-}
+};
 
 function worker(body: string): { worker: Worker; port: MessagePort } {
   const code = `const { parentPort } = require('node:worker_threads');
@@ -82,20 +90,40 @@ function worker(body: string): { worker: Worker; port: MessagePort } {
   return { worker: w, port: port1 };
 }
 
-export async function workerFramed(message: unknown): Promise<RoundTrip> {
+export const workerFramed: MakeRoundTrip = async (message, inFlight) => {
   const { worker: w, port } = worker(`import(${JSON.stringify(ipcModule)}).then(({ IpcChannel, portTransport }) =>
       new IpcChannel(portTransport(port)).handle('echo', (v) => v));`);
-  const channel = new IpcChannel(portTransport(port as unknown as PortLike));
+  const channel = new IpcChannel(portTransport(port));
   await channel.ready;
-  return { run: () => channel.request('echo', message), close: async () => void (await w.terminate()) };
-}
+  return { run: concurrently(inFlight, () => channel.request('echo', message)), close: async () => void (await w.terminate()) };
+};
 
-export async function workerRaw(message: unknown): Promise<RoundTrip> {
+export const workerRaw: MakeRoundTrip = async (message, inFlight) => {
   const { worker: w, port } = worker(`port.on('message', (m) => port.postMessage(m, [m.buffer]));`);
-  const { received, trip } = portEchoRoundTrip(port as unknown as PortLike, frameBytes(message), async () => void (await w.terminate()));
+  const { received, trip } = portEchoRoundTrip(port, frameBytes(message), inFlight, async () => void (await w.terminate()));
   port.on('message', received);
   return trip;
-}
+};
+
+/** birpc over the Worker's MessagePort (structured clone); the worker serves with birpc too. */
+export const workerBirpc: MakeRoundTrip = async (message, inFlight) => {
+  const { createBirpc } = await import('birpc');
+  const { worker: w, port } = worker(`import(${JSON.stringify(import.meta.resolve('birpc'))}).then(({ createBirpc }) =>
+      createBirpc({ echo: (v) => v }, { post: (d) => port.postMessage(d), on: (fn) => port.on('message', fn) }));`);
+  const rpc = createBirpc<{ echo(v: unknown): unknown }>({}, { post: (d) => port.postMessage(d), on: (fn) => port.on('message', fn) });
+  await rpc.echo(null); // the worker is serving
+  return { run: concurrently(inFlight, () => rpc.echo(message)), close: async () => void (await w.terminate()) };
+};
+
+/** comlink over the Worker's MessagePort; the worker exposes with comlink too. */
+export const workerComlink: MakeRoundTrip = async (message, inFlight) => {
+  const Comlink = await import('comlink');
+  const { worker: w, port } = worker(`import(${JSON.stringify(import.meta.resolve('comlink'))}).then((Comlink) =>
+      Comlink.expose({ echo: (v) => v }, port));`);
+  const remote = Comlink.wrap<{ echo(v: unknown): unknown }>(port as unknown as Parameters<typeof Comlink.wrap>[0]);
+  await remote.echo(null); // the worker is serving
+  return { run: concurrently(inFlight, () => remote.echo(message)), close: async () => void (await w.terminate()) };
+};
 
 /** A Worker holding the other ends of a shared-memory ring pair, running `body` with `ends` in scope. */
 function ringWorker(body: string) {
@@ -107,17 +135,20 @@ function ringWorker(body: string) {
   return { worker: new Worker(code, { eval: true, workerData: b }), ends: a };
 }
 
-export async function ringFramed(message: unknown): Promise<RoundTrip> {
+export const ringFramed: MakeRoundTrip = async (message, inFlight) => {
   const { worker: w, ends } = ringWorker(`new IpcChannel(sharedRingTransport(ends)).handle('echo', (v) => v);`);
   const channel = new IpcChannel(sharedRingTransport(ends));
   await channel.ready;
-  return { run: () => channel.request('echo', message), close: async () => (channel.close(), void (await w.terminate())) };
-}
+  return {
+    run: concurrently(inFlight, () => channel.request('echo', message)),
+    close: async () => (channel.close(), void (await w.terminate())),
+  };
+};
 
-export async function ringRaw(message: unknown): Promise<RoundTrip> {
+export const ringRaw: MakeRoundTrip = async (message, inFlight) => {
   const { worker: w, ends } = ringWorker(`const t = sharedRingTransport(ends); t.start({ data: (c) => t.send(c), end() {} });`);
   const transport = sharedRingTransport(ends);
-  const bytes = frameBytes(message);
+  const bytes = repeated(frameBytes(message), inFlight);
   let have = 0;
   let resolve: (() => void) | null = null;
   transport.start({
@@ -140,23 +171,23 @@ export async function ringRaw(message: unknown): Promise<RoundTrip> {
     },
     close: async () => (transport.close(), void (await w.terminate())),
   };
-}
+};
 
 function child(code: string) {
   return spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['pipe', 'pipe', 'inherit'] });
 }
 
-export async function childFramed(message: unknown): Promise<RoundTrip> {
+export const childFramed: MakeRoundTrip = async (message, inFlight) => {
   const proc = child(`import { IpcChannel, streamTransport } from ${JSON.stringify(ipcModule)};
     new IpcChannel(streamTransport(process.stdin, process.stdout)).handle('echo', (v) => v);`);
   const channel = new IpcChannel(streamTransport(proc.stdout, proc.stdin));
   await channel.ready;
-  return { run: () => channel.request('echo', message), close: async () => void proc.kill() };
-}
+  return { run: concurrently(inFlight, () => channel.request('echo', message)), close: async () => void proc.kill() };
+};
 
-export async function childRaw(message: unknown): Promise<RoundTrip> {
+export const childRaw: MakeRoundTrip = async (message, inFlight) => {
   const proc = child(`process.stdin.on('data', (c) => process.stdout.write(c));`);
-  const bytes = frameBytes(message);
+  const bytes = repeated(frameBytes(message), inFlight);
   const expect = byteCounter(proc.stdout);
   // Wait until the child runs: one echo before measuring.
   const first = expect(1);
@@ -170,4 +201,4 @@ export async function childRaw(message: unknown): Promise<RoundTrip> {
     },
     close: async () => void proc.kill(),
   };
-}
+};

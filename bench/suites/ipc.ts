@@ -1,11 +1,21 @@
 // Suite `ipc`: message codecs (JSON vs MessagePack through msgpackr), frame cost, and real round
 // trips over each transport, framed channel against the raw transport carrying the same bytes.
 import { items, LARGE, MEDIUM, SMALL } from '../peers/ipc-messages.js';
-import { messageChannelFramed, messageChannelRaw, type RoundTrip } from '../peers/ipc-message-channel.js';
+import {
+  messageChannelBirpc,
+  messageChannelComlink,
+  messageChannelFramed,
+  messageChannelRaw,
+  type MakeRoundTrip,
+  type RoundTrip,
+} from '../peers/ipc-message-channel.js';
 import { encodeFrame, FrameDecoder, IpcFrameType, jsonCodec, type Codec } from '../../src/ipc/index.js';
 import { optionalPeer } from '../harness/peers.js';
 import type { BenchCase, Suite } from '../harness/types.js';
 import { loadNodePeers } from './node-peers.js';
+
+/** One request at a time (latency), and many out at once (throughput; time per batch). */
+const ROUND_TRIPS_IN_FLIGHT = [1, 64];
 
 export const ipcSuite: Suite = {
   name: 'ipc',
@@ -59,33 +69,54 @@ export const ipcSuite: Suite = {
       return () => decoder.push(frame).length;
     });
 
-    type Make = (message: unknown) => Promise<RoundTrip>;
-    const trips: [string, Make, Make][] = [['MessageChannel (same thread)', messageChannelFramed, messageChannelRaw]];
+    // Per transport: the raw transport moving the same bytes (baseline), IpcChannel, and the RPC
+    // libraries JS users reach for where they run (birpc and comlink speak over MessagePorts).
+    const trips: [string, [string, MakeRoundTrip][]][] = [
+      [
+        'MessageChannel (same thread)',
+        [
+          ['IpcChannel request', messageChannelFramed],
+          ['birpc', messageChannelBirpc],
+          ['comlink', messageChannelComlink],
+        ],
+      ],
+    ];
+    const raws = new Map<string, MakeRoundTrip>([['MessageChannel (same thread)', messageChannelRaw]]);
     if (runtime !== 'browser') {
-      const transports = await loadNodePeers<typeof import('../peers/ipc-transports.js')>('../peers/ipc-transports.js');
+      const t = await loadNodePeers<typeof import('../peers/ipc-transports.js')>('../peers/ipc-transports.js');
       trips.push(
-        ['Unix socket', transports.socketFramed, transports.socketRaw],
-        ['Worker MessagePort', transports.workerFramed, transports.workerRaw],
-        ['Worker SharedArrayBuffer ring', transports.ringFramed, transports.ringRaw],
-        ['child process stdio', transports.childFramed, transports.childRaw],
+        ['Unix socket', [['IpcChannel request', t.socketFramed]]],
+        [
+          'Worker MessagePort',
+          [
+            ['IpcChannel request', t.workerFramed],
+            ['birpc', t.workerBirpc],
+            ['comlink', t.workerComlink],
+          ],
+        ],
+        ['Worker SharedArrayBuffer ring', [['IpcChannel request', t.ringFramed]]],
+        ['child process stdio', [['IpcChannel request', t.childFramed]]],
       );
+      raws.set('Unix socket', t.socketRaw).set('Worker MessagePort', t.workerRaw);
+      raws.set('Worker SharedArrayBuffer ring', t.ringRaw).set('child process stdio', t.childRaw);
     }
-    for (const [transport, framed, raw] of trips) {
-      for (const [impl, make, baseline] of [
-        ['raw transport, same bytes', raw, true],
-        ['IpcChannel request', framed, false],
-      ] as const) {
-        let trip: RoundTrip | undefined;
-        add(
-          `round trip (small) over ${transport}`,
-          impl,
-          async () => {
-            trip = await make(SMALL);
-            return () => trip!.run();
-          },
-          baseline,
-          async () => trip?.close(),
-        );
+    for (const [transport, impls] of trips) {
+      for (const inFlight of ROUND_TRIPS_IN_FLIGHT) {
+        const group =
+          inFlight === 1 ? `round trip (small) over ${transport}` : `${inFlight} round trips in flight (small) over ${transport}`;
+        for (const [impl, make, baseline] of [['raw transport, same bytes', raws.get(transport)!, true] as const, ...impls]) {
+          let trip: RoundTrip | undefined;
+          add(
+            group,
+            impl,
+            async () => {
+              trip = await make(SMALL, inFlight);
+              return () => trip!.run();
+            },
+            baseline === true,
+            async () => trip?.close(),
+          );
+        }
       }
     }
     return cases;

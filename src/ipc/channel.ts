@@ -8,6 +8,7 @@ import { jsonCodec, type Codec } from './codec.js';
 import { IpcError } from './errors.js';
 import { DEFAULT_MAX_FRAME, encodeFrame, FrameDecoder, IpcFrameType, type Frame } from './frame.js';
 import { unref, type ChannelLink } from './link.js';
+import { Outbox } from './outbox.js';
 import type { IpcMethods, MethodHandler, MethodItem, MethodParams, MethodResult } from './methods.js';
 import { Server, type Handler } from './server.js';
 import type { IpcTransport } from './transport.js';
@@ -49,6 +50,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
   private maxFrame: number;
   private failure: Error | null = null;
   private readonly decoder: FrameDecoder;
+  private readonly outbox: Outbox;
   private readonly caller: Caller;
   private readonly server: Server;
   private readonly listeners = new Map<string, ((data: unknown) => void)[]>();
@@ -62,6 +64,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     this.codec = options.codec ?? jsonCodec;
     this.maxFrame = options.maxFrame ?? DEFAULT_MAX_FRAME;
     this.decoder = new FrameDecoder(this.maxFrame);
+    this.outbox = new Outbox(transport, (error) => this.fail(error));
     // What the two halves see of the channel (kept off its public interface).
     const link: ChannelLink = {
       codec: this.codec,
@@ -143,18 +146,20 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
 
   /** Closes the channel; pending requests reject with ERR_CLOSED. */
   close(): void {
+    this.outbox.flush(); // what was sent before close() still goes out
     this.fail(new IpcError('ERR_CLOSED', 'the channel was closed'));
     this.transport.close();
   }
 
-  /** One frame out (throws when it is over the agreed limit). */
+  /** One frame out at the end of this turn (throws now when it is over the agreed limit). */
   private send(type: IpcFrameType, id: number, payload: Uint8Array): void {
-    this.transport.send(encodeFrame(type, id, payload, this.maxFrame));
+    this.outbox.send(encodeFrame(type, id, payload, this.maxFrame));
   }
 
   private fail(error: Error): void {
     if (this.failure) return;
     this.failure = error;
+    this.outbox.clear();
     this.settleReady.reject(error);
     this.caller.fail(error);
     this.server.fail(error);

@@ -42,12 +42,23 @@ export function encodeFrame(type: IpcFrameType, id: number, payload: Uint8Array,
   const size = IPC_FRAME_HEADER_SIZE + payload.length;
   if (size > maxFrame) throw new IpcError('ERR_FRAME_TOO_LARGE', `a ${size}-byte frame is over the ${maxFrame}-byte limit`);
   const frame = new Uint8Array(size);
-  const view = new DataView(frame.buffer);
-  view.setUint32(0, size - 4);
+  // Big-endian by hand: a DataView per frame was a fifth of encodeFrame's time.
+  writeUint32(frame, 0, size - 4);
   frame[4] = type;
-  view.setUint32(5, id >>> 0);
+  writeUint32(frame, 5, id >>> 0);
   frame.set(payload, IPC_FRAME_HEADER_SIZE);
   return frame;
+}
+
+function writeUint32(bytes: Uint8Array, at: number, value: number): void {
+  bytes[at] = value >>> 24;
+  bytes[at + 1] = value >>> 16;
+  bytes[at + 2] = value >>> 8;
+  bytes[at + 3] = value;
+}
+
+function readUint32(bytes: Uint8Array, at: number): number {
+  return ((bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
 }
 
 /**
@@ -73,11 +84,10 @@ export class FrameDecoder {
       data = concat(this.buffer, chunk);
     }
     const frames: Frame[] = [];
-    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
     let pos = 0;
     try {
       while (data.length - pos >= 4) {
-        const rest = view.getUint32(pos);
+        const rest = readUint32(data, pos);
         if (rest < IPC_FRAME_HEADER_SIZE - 4)
           throw new IpcError('ERR_CORRUPT_FRAME', `frame length ${rest} is shorter than a frame header`);
         if (rest + 4 > this.maxFrame)
@@ -88,7 +98,7 @@ export class FrameDecoder {
         if (data.length - pos < 4 + rest) break;
         frames.push({
           type: type as IpcFrameType,
-          id: view.getUint32(pos + 5),
+          id: readUint32(data, pos + 5),
           payload: data.slice(pos + IPC_FRAME_HEADER_SIZE, pos + 4 + rest),
         });
         pos += 4 + rest;

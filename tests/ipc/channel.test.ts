@@ -5,7 +5,16 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import { sharedRingPair, sharedRingTransport } from '../../bench/peers/ipc-shared-ring.js';
 import { socketPair as benchSocketPair } from '../../bench/peers/ipc-transports.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodeFrame, IpcFrameType, IpcChannel, jsonCodec, portTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
+import {
+  encodeFrame,
+  FrameDecoder,
+  IpcFrameType,
+  IpcChannel,
+  jsonCodec,
+  portTransport,
+  streamTransport,
+  type PortLike,
+} from '../../src/ipc/index.js';
 import { msgpackCodec, msgpackrRecordsCodec } from '../../src/ipc/msgpack.js';
 
 /** The codecs by the name the child peer (child-peer.mjs) takes on its command line. */
@@ -112,6 +121,47 @@ describe('IPC over child process stdio', () => {
   });
 });
 
+describe('IPC frames leave in batches', () => {
+  /** A port transport that counts what it sends, and how many frames each send held. */
+  function counted(port: PortLike) {
+    const transport = portTransport(port);
+    const sends: number[] = [];
+    return {
+      sends,
+      transport: { ...transport, send: (bytes: Uint8Array) => (sends.push(new FrameDecoder().push(bytes).length), transport.send(bytes)) },
+    };
+  }
+
+  it('64 requests made in one turn go out as one message, and are all answered', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const client = counted(port1);
+    const server = counted(port2);
+    new IpcChannel(server.transport).handle('double', (n) => (n as number) * 2);
+    const channel = new IpcChannel(client.transport);
+    await channel.ready;
+    client.sends.length = 0;
+    server.sends.length = 0;
+    const answers = await Promise.all(Array.from({ length: 64 }, (_, i) => channel.request('double', i)));
+    expect(answers).toEqual(Array.from({ length: 64 }, (_, i) => i * 2));
+    expect(client.sends).toEqual([64]); // one postMessage carrying 64 frames
+    expect(server.sends.reduce((a, b) => a + b)).toBe(64);
+    expect(server.sends.length).toBeLessThan(64); // the answers were batched too
+    channel.close();
+  });
+
+  it('what was sent before close() still goes out', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const receiver = new IpcChannel(portTransport(port2));
+    const got = new Promise((resolve) => receiver.on('bye', resolve));
+    const sender = new IpcChannel(portTransport(port1));
+    await sender.ready;
+    sender.notify('bye', { reason: 'done' });
+    sender.close();
+    expect(await got).toEqual({ reason: 'done' });
+    receiver.close();
+  });
+});
+
 describe('IPC contracts: typed params and results', () => {
   interface Image {
     width: number;
@@ -125,8 +175,8 @@ describe('IPC contracts: typed params and results', () => {
 
   it('checks params and results of handle, request and stream at compile time, and runs', async () => {
     const { port1, port2 } = new MessageChannel();
-    const main = new IpcChannel<Record<string, never>, WorkerApi>(portTransport(port1 as unknown as PortLike));
-    const worker = new IpcChannel<WorkerApi>(portTransport(port2 as unknown as PortLike));
+    const main = new IpcChannel<Record<string, never>, WorkerApi>(portTransport(port1));
+    const worker = new IpcChannel<WorkerApi>(portTransport(port2));
     worker.handle('resize', async ({ width }, { signal }) => ({ width, data: signal.aborted ? '' : 'x'.repeat(width) }));
     worker.handle('rows', async function* ({ table }) {
       for (let id = 0; id < 3; id++) yield { id: table.length + id };
@@ -157,8 +207,8 @@ describe('IPC contracts: typed params and results', () => {
 describe('IPC over MessagePort', () => {
   it('works over a MessageChannel with transferred frames', async () => {
     const { port1, port2 } = new MessageChannel();
-    const a = new IpcChannel(portTransport(port1 as unknown as PortLike));
-    const b = new IpcChannel(portTransport(port2 as unknown as PortLike));
+    const a = new IpcChannel(portTransport(port1));
+    const b = new IpcChannel(portTransport(port2));
     b.handle('upper', (s) => String(s).toUpperCase());
     expect(await a.request('upper', 'hello')).toBe('HELLO');
     a.close();
@@ -176,7 +226,7 @@ describe('IPC over MessagePort', () => {
     const worker = new Worker(code, { eval: true });
     const { port1, port2 } = new MessageChannel();
     worker.postMessage(port2, [port2]);
-    const channel = new IpcChannel(portTransport(port1 as unknown as PortLike));
+    const channel = new IpcChannel(portTransport(port1));
     expect(await channel.request('square', 12)).toBe(144);
     channel.close();
     await worker.terminate();

@@ -5,7 +5,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sharedRingPair, sharedRingTransport } from '../../bench/peers/ipc-shared-ring.js';
 import { socketPair } from '../../bench/peers/ipc-transports.js';
-import { IpcChannel, portTransport, streamTransport, type PortLike } from '../../src/ipc/index.js';
+import { IpcChannel, portTransport, streamTransport } from '../../src/ipc/index.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -35,8 +35,8 @@ const transports: [string, () => Promise<Pair>][] = [
     'a MessageChannel',
     async () => {
       const { port1, port2 } = new MessageChannel();
-      const a = new IpcChannel(portTransport(port1 as unknown as PortLike));
-      const b = new IpcChannel(portTransport(port2 as unknown as PortLike), { maxFrame: 64 * 1024 });
+      const a = new IpcChannel(portTransport(port1));
+      const b = new IpcChannel(portTransport(port2), { maxFrame: 64 * 1024 });
       return { a, b, close: () => (a.close(), b.close()) };
     },
   ],

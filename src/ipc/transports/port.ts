@@ -7,7 +7,7 @@ import type { IpcTransport } from '../transport.js';
  * `addEventListener` signature, so both runtimes' MessagePort types fit without a cast.
  */
 export interface PortLike {
-  postMessage(message: unknown, transfer: Transferable[]): void;
+  postMessage(message: unknown, transfer: ArrayBuffer[]): void;
   addEventListener(type: 'message' | 'close', listener: (event: Event) => void): void;
   /** Node's EventEmitter face: no MessageEvent object per message, which EventTarget makes. */
   on?(type: 'message', listener: (data: unknown) => void): unknown;
