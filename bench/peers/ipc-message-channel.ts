@@ -1,7 +1,7 @@
 // Round trips over a web MessageChannel inside one thread: the IPC transport every runtime has,
 // browsers included (the Node-only transports are in ipc-transports.ts). Each run has `inFlight`
 // requests out at once (1: one at a time) and ends when all are answered.
-import { encodeFrame, IpcFrameType, IpcChannel, jsonCodec, portTransport } from '../../src/ipc/index.js';
+import { encodeFrame, IpcFrameType, IpcChannel, jsonCodec, portTransport, type Codec } from '../../src/ipc/index.js';
 
 export interface RoundTrip {
   run(): Promise<unknown>;
@@ -11,9 +11,14 @@ export interface RoundTrip {
 /** Makes a round trip of `message` with `inFlight` requests at once per run. */
 export type MakeRoundTrip = (message: unknown, inFlight: number) => Promise<RoundTrip>;
 
-/** The bytes the framed request puts on the wire (the default codec): the raw cases move exactly as many. */
+/** The bytes the framed request puts on the wire (JSON, the default on byte transports): the raw cases move exactly as many. */
 export function frameBytes(message: unknown): Uint8Array {
   return encodeFrame(IpcFrameType.REQUEST, 1, jsonCodec.encode(['echo', message]));
+}
+
+/** The message a request is on a port with the structured-clone codec (the default there). */
+export function frameValue(message: unknown): unknown[] {
+  return [IpcFrameType.REQUEST, 1, ['echo', message]];
 }
 
 /** `call` made `inFlight` times at once; the promise settles when all have. */
@@ -41,45 +46,35 @@ export function echoCounter() {
   };
 }
 
-/** The raw case over a port whose other end echoes: each run posts `inFlight` copies of `bytes` and waits for them. */
-export function portEchoRoundTrip(
-  port: { postMessage(message: unknown, transfer: ArrayBuffer[]): void },
-  bytes: Uint8Array,
-  inFlight: number,
-  close: () => Promise<void>,
-) {
-  const echoes = echoCounter();
-  return {
-    /** Call on every message back from the echo. */
-    received: () => echoes.received(),
-    trip: {
-      run() {
-        const back = echoes.expect(inFlight);
-        for (let i = 0; i < inFlight; i++) {
-          const copy = bytes.slice();
-          port.postMessage(copy, [copy.buffer]);
-        }
-        return back;
-      },
-      close,
-    } satisfies RoundTrip,
+/** IpcChannel over a MessageChannel, with the port's default codec (structured clone) or `codec`. */
+function messageChannelWith(codec?: Codec): MakeRoundTrip {
+  return async (message, inFlight) => {
+    const { port1, port2 } = new MessageChannel();
+    new IpcChannel(portTransport(port2), { codec }).handle('echo', (value) => value);
+    const channel = new IpcChannel(portTransport(port1), { codec });
+    await channel.ready;
+    return { run: concurrently(inFlight, () => channel.request('echo', message)), close: async () => (port1.close(), port2.close()) };
   };
 }
 
-export const messageChannelFramed: MakeRoundTrip = async (message, inFlight) => {
-  const { port1, port2 } = new MessageChannel();
-  new IpcChannel(portTransport(port2)).handle('echo', (value) => value);
-  const channel = new IpcChannel(portTransport(port1));
-  await channel.ready;
-  return { run: concurrently(inFlight, () => channel.request('echo', message)), close: async () => (port1.close(), port2.close()) };
-};
+export const messageChannelFramed = messageChannelWith();
+export const messageChannelFramedJson = messageChannelWith(jsonCodec);
 
+/** The raw port carrying what the channel's request carries: the same value, cloned; echoed back. */
 export const messageChannelRaw: MakeRoundTrip = async (message, inFlight) => {
   const { port1, port2 } = new MessageChannel();
-  port2.onmessage = (event: MessageEvent<Uint8Array>) => port2.postMessage(event.data, [event.data.buffer]);
-  const { received, trip } = portEchoRoundTrip(port1, frameBytes(message), inFlight, async () => (port1.close(), port2.close()));
-  port1.onmessage = received;
-  return trip;
+  const value = frameValue(message);
+  const echoes = echoCounter();
+  port2.onmessage = (event: MessageEvent) => port2.postMessage(event.data);
+  port1.onmessage = () => echoes.received();
+  return {
+    run() {
+      const back = echoes.expect(inFlight);
+      for (let i = 0; i < inFlight; i++) port1.postMessage(value);
+      return back;
+    },
+    close: async () => (port1.close(), port2.close()),
+  };
 };
 
 /** birpc (the RPC vitest runs its workers on) over the same MessageChannel: structured clone, no bytes. */

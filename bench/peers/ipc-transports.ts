@@ -8,9 +8,9 @@ import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { IpcChannel, portTransport, streamTransport } from '../../src/ipc/index.js';
+import { IpcChannel, jsonCodec, portTransport, streamTransport } from '../../src/ipc/index.js';
 import { sharedRingPair, sharedRingTransport } from './ipc-shared-ring.js';
-import { concurrently, frameBytes, portEchoRoundTrip, type MakeRoundTrip, type RoundTrip } from './ipc-message-channel.js';
+import { concurrently, echoCounter, frameBytes, frameValue, type MakeRoundTrip, type RoundTrip } from './ipc-message-channel.js';
 
 export type { RoundTrip };
 
@@ -90,19 +90,34 @@ function worker(body: string): { worker: Worker; port: MessagePort } {
   return { worker: w, port: port1 };
 }
 
-export const workerFramed: MakeRoundTrip = async (message, inFlight) => {
-  const { worker: w, port } = worker(`import(${JSON.stringify(ipcModule)}).then(({ IpcChannel, portTransport }) =>
-      new IpcChannel(portTransport(port)).handle('echo', (v) => v));`);
-  const channel = new IpcChannel(portTransport(port));
-  await channel.ready;
-  return { run: concurrently(inFlight, () => channel.request('echo', message)), close: async () => void (await w.terminate()) };
-};
+/** IpcChannel to a Worker, with the port's default codec (structured clone), or JSON bytes. */
+function workerWith(json: boolean): MakeRoundTrip {
+  return async (message, inFlight) => {
+    const { worker: w, port } = worker(`import(${JSON.stringify(ipcModule)}).then(({ IpcChannel, portTransport, jsonCodec }) =>
+        new IpcChannel(portTransport(port), ${json ? '{ codec: jsonCodec }' : '{}'}).handle('echo', (v) => v));`);
+    const channel = new IpcChannel(portTransport(port), json ? { codec: jsonCodec } : {});
+    await channel.ready;
+    return { run: concurrently(inFlight, () => channel.request('echo', message)), close: async () => void (await w.terminate()) };
+  };
+}
 
+export const workerFramed = workerWith(false);
+export const workerFramedJson = workerWith(true);
+
+/** The raw port carrying what the channel's request carries: the same value, cloned; echoed back. */
 export const workerRaw: MakeRoundTrip = async (message, inFlight) => {
-  const { worker: w, port } = worker(`port.on('message', (m) => port.postMessage(m, [m.buffer]));`);
-  const { received, trip } = portEchoRoundTrip(port, frameBytes(message), inFlight, async () => void (await w.terminate()));
-  port.on('message', received);
-  return trip;
+  const { worker: w, port } = worker(`port.on('message', (m) => port.postMessage(m));`);
+  const value = frameValue(message);
+  const echoes = echoCounter();
+  port.on('message', () => echoes.received());
+  return {
+    run() {
+      const back = echoes.expect(inFlight);
+      for (let i = 0; i < inFlight; i++) port.postMessage(value);
+      return back;
+    },
+    close: async () => void (await w.terminate()),
+  };
 };
 
 /** birpc over the Worker's MessagePort (structured clone); the worker serves with birpc too. */

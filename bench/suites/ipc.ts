@@ -5,6 +5,7 @@ import {
   messageChannelBirpc,
   messageChannelComlink,
   messageChannelFramed,
+  messageChannelFramedJson,
   messageChannelRaw,
   type MakeRoundTrip,
   type RoundTrip,
@@ -13,6 +14,9 @@ import { encodeFrame, FrameDecoder, IpcFrameType, jsonCodec, type Codec } from '
 import { optionalPeer } from '../harness/peers.js';
 import type { BenchCase, Suite } from '../harness/types.js';
 import { loadNodePeers } from './node-peers.js';
+
+/** The transports that carry values: their raw case posts the channel's message, cloned. */
+const PORTS = new Set(['MessageChannel (same thread)', 'Worker MessagePort']);
 
 /** One request at a time (latency), and many out at once (throughput; time per batch). */
 const ROUND_TRIPS_IN_FLIGHT = [1, 64];
@@ -69,13 +73,16 @@ export const ipcSuite: Suite = {
       return () => decoder.push(frame).length;
     });
 
-    // Per transport: the raw transport moving the same bytes (baseline), IpcChannel, and the RPC
-    // libraries JS users reach for where they run (birpc and comlink speak over MessagePorts).
+    // Per transport: the raw transport carrying what the channel's request carries (baseline: the
+    // same bytes on byte pipes; on ports the same value, cloned, as IpcChannel's default codec
+    // there sends it), IpcChannel, and where they run (over MessagePorts) the RPC libraries JS
+    // users reach for: birpc and comlink.
     const trips: [string, [string, MakeRoundTrip][]][] = [
       [
         'MessageChannel (same thread)',
         [
           ['IpcChannel request', messageChannelFramed],
+          ['IpcChannel request (JSON bytes)', messageChannelFramedJson],
           ['birpc', messageChannelBirpc],
           ['comlink', messageChannelComlink],
         ],
@@ -90,6 +97,7 @@ export const ipcSuite: Suite = {
           'Worker MessagePort',
           [
             ['IpcChannel request', t.workerFramed],
+            ['IpcChannel request (JSON bytes)', t.workerFramedJson],
             ['birpc', t.workerBirpc],
             ['comlink', t.workerComlink],
           ],
@@ -104,7 +112,8 @@ export const ipcSuite: Suite = {
       for (const inFlight of ROUND_TRIPS_IN_FLIGHT) {
         const group =
           inFlight === 1 ? `round trip (small) over ${transport}` : `${inFlight} round trips in flight (small) over ${transport}`;
-        for (const [impl, make, baseline] of [['raw transport, same bytes', raws.get(transport)!, true] as const, ...impls]) {
+        const raw = PORTS.has(transport) ? 'raw port, same message' : 'raw transport, same bytes';
+        for (const [impl, make, baseline] of [[raw, raws.get(transport)!, true] as const, ...impls]) {
           let trip: RoundTrip | undefined;
           add(
             group,

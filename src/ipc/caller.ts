@@ -1,8 +1,8 @@
 // The calling half of a channel: requests waiting for their answer (each with its timeout and its
 // caller's signal) and streams being read, fed by the RESPONSE, ERROR, DATA and END frames.
 import { IpcError } from './errors.js';
-import { IpcFrameType, type Frame } from './frame.js';
-import { DEFAULT_STREAM_WINDOW, MAX_STREAM_WINDOW, unref, type ChannelLink } from './link.js';
+import { IpcFrameType } from './frame.js';
+import { DEFAULT_STREAM_WINDOW, MAX_STREAM_WINDOW, unref, type ChannelFrame, type ChannelLink } from './link.js';
 import { StreamReceiver } from './stream-receiver.js';
 
 /** Per request: its timeout (ms) and a signal that cancels it. */
@@ -48,7 +48,7 @@ export class Caller {
     if (failure) return Promise.reject(failure);
     if (options.signal?.aborted) return Promise.reject(new IpcError('ERR_CANCELLED', `${method} was cancelled`));
     const id = this.allocateId();
-    let payload: Uint8Array;
+    let payload: unknown;
     try {
       payload = link.codec.encode([method, params ?? null]);
     } catch (error) {
@@ -114,7 +114,7 @@ export class Caller {
   }
 
   /** A frame for this half (RESPONSE, ERROR, DATA, END). */
-  receive(frame: Frame): void {
+  receive(frame: ChannelFrame): void {
     switch (frame.type) {
       case IpcFrameType.RESPONSE:
       case IpcFrameType.ERROR: {
@@ -182,7 +182,7 @@ export class Caller {
   }
 
   /** Control frames: nothing to send once the channel failed. */
-  private quietly(type: IpcFrameType, id: number, payload: Uint8Array): void {
+  private quietly(type: IpcFrameType, id: number, payload: unknown): void {
     if (!this.link.failure()) this.link.send(type, id, payload);
   }
 }

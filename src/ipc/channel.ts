@@ -4,10 +4,10 @@
 // streams it reads) and the server (server.ts: handlers, whose signal sees a cancellation, and
 // streams they feed with credit-based backpressure).
 import { Caller, type RequestOptions, type StreamOptions } from './caller.js';
-import { jsonCodec, type Codec } from './codec.js';
+import { jsonCodec, structuredCloneCodec, type Codec } from './codec.js';
 import { IpcError } from './errors.js';
-import { DEFAULT_MAX_FRAME, encodeFrame, FrameDecoder, IpcFrameType, type Frame } from './frame.js';
-import { unref, type ChannelLink } from './link.js';
+import { DEFAULT_MAX_FRAME, encodeFrame, FrameDecoder, IpcFrameType, isFrameType, type Frame } from './frame.js';
+import { unref, type ChannelFrame, type ChannelLink } from './link.js';
 import { Outbox } from './outbox.js';
 import type { IpcMethods, MethodHandler, MethodItem, MethodParams, MethodResult } from './methods.js';
 import { Server, type Handler } from './server.js';
@@ -21,11 +21,13 @@ export const PROTOCOL_VERSION = 2;
 /** How an IpcChannel encodes, how large a frame may be, and how long it waits. */
 export interface ChannelOptions {
   /**
-   * `jsonCodec` (default), or from `wirespeed/ipc/msgpack` (with msgpackr installed) `msgpackCodec`
-   * (plain MessagePack, 2–3x faster on small objects) or `msgpackrRecordsCodec()` (fastest; one per
-   * channel, both ends msgpackr). Both sides must pick the same: the handshake compares them.
+   * The default is `structuredCloneCodec` on a transport that carries values (a MessagePort: no
+   * encoding at all), `jsonCodec` on byte transports. Also, from `wirespeed/ipc/msgpack` (with
+   * msgpackr installed), `msgpackCodec` (plain MessagePack, 2–3x faster than JSON on small
+   * objects) or `msgpackrRecordsCodec()` (one per channel, both ends msgpackr). Both sides must
+   * pick the same: the handshake compares them.
    */
-  codec?: Codec;
+  codec?: Codec | Codec<unknown>;
   /** Largest frame this side accepts; the smaller of the two sides' limits applies. Default 16 MiB. */
   maxFrame?: number;
   /** Default request timeout in ms. Default 30 s. */
@@ -46,7 +48,9 @@ const DEFAULT_HANDSHAKE_TIMEOUT_MS = 5000;
 export class IpcChannel<Local extends object = IpcMethods, Remote extends object = IpcMethods> {
   /** Resolves after both sides exchanged Hello; rejects if the handshake fails. */
   readonly ready: Promise<void>;
-  private readonly codec: Codec;
+  private readonly codec: Codec<unknown>;
+  /** The codec is structured clone: frames travel as values (`IpcTransport.sendValue`). */
+  private readonly cloning: boolean;
   private maxFrame: number;
   private failure: Error | null = null;
   private readonly decoder: FrameDecoder;
@@ -61,7 +65,10 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     private readonly transport: IpcTransport,
     options: ChannelOptions = {},
   ) {
-    this.codec = options.codec ?? jsonCodec;
+    this.codec = options.codec ?? (transport.sendValue ? structuredCloneCodec : jsonCodec);
+    this.cloning = this.codec === structuredCloneCodec;
+    if (this.cloning && !transport.sendValue)
+      throw new TypeError('the structured-clone codec needs a transport that carries values (portTransport)');
     this.maxFrame = options.maxFrame ?? DEFAULT_MAX_FRAME;
     this.decoder = new FrameDecoder(this.maxFrame);
     this.outbox = new Outbox(transport, (error) => this.fail(error));
@@ -86,6 +93,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     );
     transport.start({
       data: (chunk) => this.receive(chunk),
+      value: (message) => this.receiveValue(message),
       end: (error) => {
         try {
           this.decoder.end();
@@ -151,9 +159,13 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     this.transport.close();
   }
 
-  /** One frame out at the end of this turn (throws now when it is over the agreed limit). */
-  private send(type: IpcFrameType, id: number, payload: Uint8Array): void {
-    this.outbox.send(encodeFrame(type, id, payload, this.maxFrame));
+  /**
+   * One frame out: bytes at the end of this turn (throws now when over the agreed limit); a value
+   * frame now, so a value the runtime cannot clone throws here, where an encoder would have.
+   */
+  private send(type: IpcFrameType, id: number, payload: unknown): void {
+    if (this.cloning) this.transport.sendValue!([type, id, payload]);
+    else this.outbox.send(encodeFrame(type, id, payload as Uint8Array, this.maxFrame));
   }
 
   private fail(error: Error): void {
@@ -175,20 +187,39 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
       this.transport.close();
       return;
     }
-    for (const frame of frames) {
-      try {
-        this.dispatch(frame);
-      } catch (error) {
-        this.fail(error as Error);
-        this.transport.close();
-        return;
-      }
+    for (const frame of frames) if (!this.dispatchOrFail(frame)) return;
+  }
+
+  /** A value frame, `[type, id, payload]` (structured-clone codec); anything else is corrupt. */
+  private receiveValue(message: unknown): void {
+    if (this.failure) return;
+    const frame = message as [unknown, unknown, unknown];
+    const valid = this.cloning && Array.isArray(frame) && frame.length === 3 && isFrameType(frame[0]) && Number.isInteger(frame[1]);
+    if (!valid) {
+      const why = this.cloning ? 'a message that is not a [type, id, payload] frame' : 'a value on a channel that speaks bytes';
+      this.fail(new IpcError('ERR_CORRUPT_FRAME', `the other side sent ${why}`));
+      this.transport.close();
+      return;
+    }
+    this.dispatchOrFail({ type: frame[0] as IpcFrameType, id: frame[1] as number, payload: frame[2] });
+  }
+
+  /** Dispatches `frame`; an error in it fails the channel (then false). */
+  private dispatchOrFail(frame: ChannelFrame): boolean {
+    try {
+      this.dispatch(frame);
+      return true;
+    } catch (error) {
+      this.fail(error as Error);
+      this.transport.close();
+      return false;
     }
   }
 
-  private dispatch(frame: Frame): void {
+  private dispatch(frame: ChannelFrame): void {
     switch (frame.type) {
       case IpcFrameType.HELLO:
+        if (!(frame.payload instanceof Uint8Array)) throw new IpcError('ERR_HANDSHAKE', 'the Hello frame is not bytes');
         return this.hello(jsonCodec.decode(frame.payload) as { version?: number; maxFrame?: number; codec?: string });
       case IpcFrameType.RESPONSE:
       case IpcFrameType.ERROR:

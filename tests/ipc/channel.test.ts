@@ -13,6 +13,7 @@ import {
   jsonCodec,
   portTransport,
   streamTransport,
+  structuredCloneCodec,
   type PortLike,
 } from '../../src/ipc/index.js';
 import { msgpackCodec, msgpackrRecordsCodec } from '../../src/ipc/msgpack.js';
@@ -121,6 +122,53 @@ describe('IPC over child process stdio', () => {
   });
 });
 
+describe('IPC over a MessagePort with the structured-clone codec (the default there)', () => {
+  it('carries what structured clone carries: Map, Date, bytes, BigInt, undefined in arrays', async () => {
+    const { port1, port2 } = new MessageChannel();
+    new IpcChannel(portTransport(port2)).handle('echo', (value) => value);
+    const channel = new IpcChannel(portTransport(port1));
+    const value = { map: new Map([['a', 1]]), date: new Date(0), bytes: Uint8Array.of(1, 2, 3), big: 2n ** 70n, list: [undefined, null] };
+    expect(await channel.request('echo', value)).toEqual(value);
+    channel.close();
+  });
+
+  it('a value that cannot be cloned fails its own request (or reply) only; the channel goes on', async () => {
+    const { port1, port2 } = new MessageChannel();
+    new IpcChannel(portTransport(port2)).handle('fn', () => () => 1).handle('ok', () => 'fine');
+    const channel = new IpcChannel(portTransport(port1));
+    await channel.ready;
+    await expect(channel.request('ok', { callback: () => 1 })).rejects.toThrow(/could not be cloned/);
+    await expect(channel.request('fn')).rejects.toMatchObject({
+      code: 'ERR_REMOTE',
+      message: expect.stringMatching(/could not be cloned/),
+    });
+    expect(await channel.request('ok')).toBe('fine');
+    channel.close();
+  });
+
+  it('the other side must clone too (ERR_HANDSHAKE); a message that is not a frame is ERR_CORRUPT_FRAME', async () => {
+    const mixed = new MessageChannel();
+    const cloning = new IpcChannel(portTransport(mixed.port1));
+    const bytes = new IpcChannel(portTransport(mixed.port2), { codec: jsonCodec });
+    await expect(cloning.ready).rejects.toMatchObject({ code: 'ERR_HANDSHAKE', message: expect.stringMatching(/json/) });
+    await expect(bytes.ready).rejects.toMatchObject({ code: 'ERR_HANDSHAKE' });
+
+    const { port1, port2 } = new MessageChannel();
+    const channel = new IpcChannel(portTransport(port1));
+    new IpcChannel(portTransport(port2));
+    await channel.ready;
+    const pending = channel.request('anything');
+    port2.postMessage({ not: 'a frame' });
+    await expect(pending).rejects.toMatchObject({ code: 'ERR_CORRUPT_FRAME' });
+  });
+
+  it('needs a transport that carries values', async () => {
+    const { client, server } = await socketPair();
+    expect(() => new IpcChannel(streamTransport(client), { codec: structuredCloneCodec })).toThrow(TypeError);
+    server.close();
+  });
+});
+
 describe('IPC frames leave in batches', () => {
   /** A port transport that counts what it sends, and how many frames each send held. */
   function counted(port: PortLike) {
@@ -136,8 +184,9 @@ describe('IPC frames leave in batches', () => {
     const { port1, port2 } = new MessageChannel();
     const client = counted(port1);
     const server = counted(port2);
-    new IpcChannel(server.transport).handle('double', (n) => (n as number) * 2);
-    const channel = new IpcChannel(client.transport);
+    // Bytes (JSON) frames are batched; value frames (the structured-clone default on ports) are not.
+    new IpcChannel(server.transport, { codec: jsonCodec }).handle('double', (n) => (n as number) * 2);
+    const channel = new IpcChannel(client.transport, { codec: jsonCodec });
     await channel.ready;
     client.sends.length = 0;
     server.sends.length = 0;

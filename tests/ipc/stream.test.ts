@@ -5,7 +5,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sharedRingPair, sharedRingTransport } from '../../bench/peers/ipc-shared-ring.js';
 import { socketPair } from '../../bench/peers/ipc-transports.js';
-import { IpcChannel, portTransport, streamTransport } from '../../src/ipc/index.js';
+import { IpcChannel, jsonCodec, portTransport, streamTransport } from '../../src/ipc/index.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -19,6 +19,8 @@ interface Pair {
   a: IpcChannel;
   b: IpcChannel;
   close(): void;
+  /** Frames are values (structured clone): no frame limit applies to them. */
+  cloned?: boolean;
 }
 
 const transports: [string, () => Promise<Pair>][] = [
@@ -32,12 +34,21 @@ const transports: [string, () => Promise<Pair>][] = [
     },
   ],
   [
-    'a MessageChannel',
+    'a MessageChannel, frames as JSON bytes',
+    async () => {
+      const { port1, port2 } = new MessageChannel();
+      const a = new IpcChannel(portTransport(port1), { codec: jsonCodec });
+      const b = new IpcChannel(portTransport(port2), { codec: jsonCodec, maxFrame: 64 * 1024 });
+      return { a, b, close: () => (a.close(), b.close()) };
+    },
+  ],
+  [
+    'a MessageChannel, values cloned (the default there)',
     async () => {
       const { port1, port2 } = new MessageChannel();
       const a = new IpcChannel(portTransport(port1));
       const b = new IpcChannel(portTransport(port2), { maxFrame: 64 * 1024 });
-      return { a, b, close: () => (a.close(), b.close()) };
+      return { a, b, close: () => (a.close(), b.close()), cloned: true };
     },
   ],
   [
@@ -139,10 +150,15 @@ describe.each(transports)('IPC streams over %s', (_, connect) => {
     const reader = pair.a.stream('breaks').getReader();
     expect([(await reader.read()).value, (await reader.read()).value]).toEqual([1, 2]);
     await expect(reader.read()).rejects.toMatchObject({ code: 'ERR_REMOTE', message: 'source broke' });
-    await expect(readAll(pair.a.stream('huge'))).rejects.toMatchObject({
-      code: 'ERR_REMOTE',
-      message: expect.stringMatching(/over the 65536-byte limit/),
-    });
+    if (pair.cloned) {
+      // A value is not bytes: the frame limit does not apply to it (README: IPC codecs).
+      expect((await readAll(pair.a.stream('huge')))[1]).toHaveLength(100 * 1024);
+    } else {
+      await expect(readAll(pair.a.stream('huge'))).rejects.toMatchObject({
+        code: 'ERR_REMOTE',
+        message: expect.stringMatching(/over the 65536-byte limit/),
+      });
+    }
     await expect(readAll(pair.a.stream('not-iterable'))).rejects.toMatchObject({
       code: 'ERR_REMOTE',
       message: expect.stringMatching(/must return an iterable/),

@@ -1,5 +1,5 @@
-// A MessagePort (worker_threads in Node, web workers, Deno): each frame is one message and its
-// buffer is transferred, not copied.
+// A MessagePort (worker_threads in Node, web workers, Deno): bytes are transferred, not copied,
+// and values (the structured-clone codec, a channel's default here) are cloned by the runtime.
 import type { IpcTransport } from '../transport.js';
 
 /**
@@ -15,7 +15,7 @@ export interface PortLike {
   close(): void;
 }
 
-/** An IpcTransport over a MessagePort (node:worker_threads or web): each frame one message, its buffer transferred. */
+/** An IpcTransport over a MessagePort (node:worker_threads or web): bytes transferred, values cloned. */
 export function portTransport(port: PortLike): IpcTransport {
   return {
     send(bytes) {
@@ -24,9 +24,13 @@ export function portTransport(port: PortLike): IpcTransport {
       const frame = own ? bytes : bytes.slice();
       port.postMessage(frame, [frame.buffer as ArrayBuffer]);
     },
+    sendValue(value) {
+      port.postMessage(value, []);
+    },
     start(receiver) {
-      if (port.on) port.on('message', (data) => receiver.data(data as Uint8Array));
-      else port.addEventListener('message', (event) => receiver.data((event as MessageEvent).data as Uint8Array));
+      const deliver = (data: unknown) => (data instanceof Uint8Array ? receiver.data(data) : receiver.value?.(data));
+      if (port.on) port.on('message', deliver);
+      else port.addEventListener('message', (event) => deliver((event as MessageEvent).data));
       port.addEventListener('close', () => receiver.end());
       port.start?.();
     },
