@@ -55,6 +55,9 @@ export function caseLine(result: CaseResult, idWidth: number): string {
   return `${id}  ${formatNs(s.median).padStart(10)}  (95% CI ${formatNs(s.ciLow)} … ${formatNs(s.ciHigh)}, p99 ${formatNs(s.p99)})`;
 }
 
+/** wirespeed's own implementations, by the names the suites give them (the IPC suite's are IpcChannel's). */
+const OURS = /^(wirespeed|IpcChannel)/;
+
 /**
  * Per group of two or more implementations: how each wirespeed implementation compares with the
  * baseline and with the fastest other peer; groups without wirespeed compare their fastest.
@@ -69,7 +72,7 @@ export function summaryLines(results: CaseResult[]): string[] {
   for (const [group, members] of groups) {
     if (members.length < 2) continue;
     const time = (r: CaseResult) => r.stats.median;
-    const ours = members.filter((r) => r.impl.startsWith('wirespeed'));
+    const ours = members.filter((r) => OURS.test(r.impl));
     const peers = members.filter((r) => !ours.includes(r));
     const subjects = ours.length > 0 ? ours : [members.reduce((a, b) => (time(b) < time(a) ? b : a))];
     const sentences: string[] = [];
@@ -77,8 +80,10 @@ export function summaryLines(results: CaseResult[]): string[] {
       const others = peers.filter((r) => r !== subject);
       if (others.length === 0) continue;
       const baseline = others.find((r) => r.baseline);
-      const fastest = others.reduce((a, b) => (time(b) < time(a) ? b : a));
-      const against = [baseline, fastest].filter((r, i, all): r is CaseResult => r !== undefined && all.indexOf(r) === i);
+      // The baseline, and the fastest of the other peers (when there is one).
+      const rest = others.filter((r) => r !== baseline);
+      const fastest = rest.length > 0 ? rest.reduce((a, b) => (time(b) < time(a) ? b : a)) : undefined;
+      const against = [baseline, fastest].filter((r): r is CaseResult => r !== undefined);
       const words = against.map((r) => `${speedWords(time(subject), time(r))} than ${r.impl}${r === baseline ? ' (baseline)' : ''}`);
       sentences.push(`    ${subject.impl} ran ${words.join(' and ')}`);
     }

@@ -95,3 +95,44 @@ export async function messageChannelComlink(message: unknown, inFlight: number):
   const remote = Comlink.wrap<{ echo(v: unknown): unknown }>(port1);
   return { run: concurrently(inFlight, () => remote.echo(message)), close: async () => (port1.close(), port2.close()) };
 }
+
+/** A stream of `count` copies of `item`, read to its end by each run. */
+export type MakeStream = (item: string, count: number) => Promise<RoundTrip>;
+
+/** Reads `stream` to its end; resolves with the number of items. */
+export async function drain(stream: ReadableStream<unknown>): Promise<number> {
+  const reader = stream.getReader();
+  let n = 0;
+  while (!(await reader.read()).done) n++;
+  return n;
+}
+
+/** IpcChannel's `stream` over a MessageChannel (values cloned), with the default credit window. */
+export const messageChannelStream: MakeStream = async (item, count) => {
+  const { port1, port2 } = new MessageChannel();
+  new IpcChannel(portTransport(port2)).handle('items', function* (n) {
+    for (let i = 0; i < (n as number); i++) yield item;
+  });
+  const channel = new IpcChannel(portTransport(port1));
+  await channel.ready;
+  return { run: () => drain(channel.stream('items', count)), close: async () => (port1.close(), port2.close()) };
+};
+
+/** The raw port carrying the same messages as the stream's DATA frames: `count` posts, counted on arrival. */
+export const messageChannelStreamRaw: MakeStream = async (item, count) => {
+  const { port1, port2 } = new MessageChannel();
+  const echoes = echoCounter();
+  const data = [IpcFrameType.DATA, 1, item];
+  port2.onmessage = () => {
+    for (let i = 0; i < count; i++) port2.postMessage(data);
+  };
+  port1.onmessage = () => echoes.received();
+  return {
+    run() {
+      const done = echoes.expect(count);
+      port1.postMessage(null); // the request
+      return done;
+    },
+    close: async () => (port1.close(), port2.close()),
+  };
+};

@@ -8,9 +8,18 @@ import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { IpcChannel, jsonCodec, portTransport, streamTransport } from '../../src/ipc/index.js';
+import { encodeFrame, IpcChannel, IpcFrameType, jsonCodec, portTransport, streamTransport } from '../../src/ipc/index.js';
 import { sharedRingPair, sharedRingTransport } from './ipc-shared-ring.js';
-import { concurrently, echoCounter, frameBytes, frameValue, type MakeRoundTrip, type RoundTrip } from './ipc-message-channel.js';
+import {
+  concurrently,
+  drain,
+  echoCounter,
+  frameBytes,
+  frameValue,
+  type MakeRoundTrip,
+  type MakeStream,
+  type RoundTrip,
+} from './ipc-message-channel.js';
 
 export type { RoundTrip };
 
@@ -215,5 +224,34 @@ export const childRaw: MakeRoundTrip = async (message, inFlight) => {
       return back;
     },
     close: async () => void proc.kill(),
+  };
+};
+
+/** IpcChannel's `stream` over a Unix socket (JSON frames), with the default credit window. */
+export const socketStream: MakeStream = async (item, count) => {
+  const pair = await socketPair();
+  new IpcChannel(streamTransport(pair.server)).handle('items', function* (n) {
+    for (let i = 0; i < (n as number); i++) yield item;
+  });
+  const channel = new IpcChannel(streamTransport(pair.client));
+  await channel.ready;
+  return { run: () => drain(channel.stream('items', count)), close: async () => pair.close() };
+};
+
+/** The raw socket carrying the same bytes as the stream's DATA frames: one write per item, counted on arrival. */
+export const socketStreamRaw: MakeStream = async (item, count) => {
+  const pair = await socketPair();
+  const frame = encodeFrame(IpcFrameType.DATA, 1, jsonCodec.encode(item));
+  pair.server.on('data', () => {
+    for (let i = 0; i < count; i++) pair.server.write(frame);
+  });
+  const expect = byteCounter(pair.client);
+  return {
+    run() {
+      const back = expect(frame.length * count);
+      pair.client.write(Uint8Array.of(0)); // the request
+      return back;
+    },
+    close: async () => pair.close(),
   };
 };

@@ -7,7 +7,10 @@ import {
   messageChannelFramed,
   messageChannelFramedJson,
   messageChannelRaw,
+  messageChannelStream,
+  messageChannelStreamRaw,
   type MakeRoundTrip,
+  type MakeStream,
   type RoundTrip,
 } from '../peers/ipc-message-channel.js';
 import { encodeFrame, FrameDecoder, IpcFrameType, jsonCodec, type Codec } from '../../src/ipc/index.js';
@@ -17,6 +20,13 @@ import { loadNodePeers } from './node-peers.js';
 
 /** The transports that carry values: their raw case posts the channel's message, cloned. */
 const PORTS = new Set(['MessageChannel (same thread)', 'Worker MessagePort']);
+
+/** Items per measured stream, and the items (strings of 16 B and 1 KB: JSON adds the quotes). */
+const STREAM_LENGTH = 1000;
+const STREAM_ITEMS: [string, string][] = [
+  ['16 B', 'x'.repeat(14)],
+  ['1 KB', 'x'.repeat(1022)],
+];
 
 /** One request at a time (latency), and many out at once (throughput; time per batch). */
 const ROUND_TRIPS_IN_FLIGHT = [1, 64];
@@ -123,6 +133,33 @@ export const ipcSuite: Suite = {
               return () => trip!.run();
             },
             baseline === true,
+            async () => trip?.close(),
+          );
+        }
+      }
+    }
+    // Streams: items/s of `stream` with the default credit window against the raw transport
+    // carrying the same DATA messages (bytes on the socket) with no flow control at all.
+    const streams: [string, MakeStream, MakeStream][] = [['MessageChannel (same thread)', messageChannelStream, messageChannelStreamRaw]];
+    if (runtime !== 'browser') {
+      const t = await loadNodePeers<typeof import('../peers/ipc-transports.js')>('../peers/ipc-transports.js');
+      streams.push(['Unix socket', t.socketStream, t.socketStreamRaw]);
+    }
+    for (const [transport, framed, raw] of streams) {
+      for (const [size, item] of STREAM_ITEMS) {
+        for (const [impl, make, baseline] of [
+          [PORTS.has(transport) ? 'raw port, same messages' : 'raw transport, same bytes', raw, true],
+          ['IpcChannel stream', framed, false],
+        ] as const) {
+          let trip: RoundTrip | undefined;
+          add(
+            `stream ${STREAM_LENGTH} items of ${size} over ${transport}`,
+            impl,
+            async () => {
+              trip = await make(item, STREAM_LENGTH);
+              return () => trip!.run();
+            },
+            baseline,
             async () => trip?.close(),
           );
         }

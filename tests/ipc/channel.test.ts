@@ -198,6 +198,22 @@ describe('IPC frames leave in batches', () => {
     channel.close();
   });
 
+  it('a synchronous stream source sends what its credit allows in one message', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const server = counted(port2);
+    new IpcChannel(server.transport, { codec: jsonCodec }).handle('count', function* () {
+      for (let i = 0; i < 100; i++) yield i;
+    });
+    const channel = new IpcChannel(portTransport(port1), { codec: jsonCodec });
+    await channel.ready;
+    server.sends.length = 0;
+    const reader = channel.stream('count', null, { highWaterMark: 16 }).getReader();
+    expect((await reader.read()).value).toBe(0);
+    expect(server.sends[0]).toBe(16); // the window's 16 items, one postMessage
+    await reader.cancel();
+    channel.close();
+  });
+
   it('what was sent before close() still goes out', async () => {
     const { port1, port2 } = new MessageChannel();
     const receiver = new IpcChannel(portTransport(port2));
