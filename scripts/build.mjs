@@ -49,7 +49,9 @@ function buildTypeScript() {
 }
 
 function buildDashboard() {
-  if (!isStale('dist/dashboard/index.html', ['dashboard', 'bench/harness', 'vite.config.ts'])) return;
+  // The bundle takes in the harness, the reports and the suites with their peers, and through them src/.
+  const inputs = ['dashboard', 'bench/harness', 'bench/reports', 'bench/suites', 'bench/peers', 'src', 'vite.config.ts'];
+  if (!isStale('dist/dashboard/index.html', inputs)) return;
   log('building the dashboard (vite)');
   run(join(root, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn']);
 }

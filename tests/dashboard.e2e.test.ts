@@ -162,10 +162,11 @@ describe('dashboard', () => {
     expect(errors).toEqual([]);
   });
 
-  it('shows every report with its charts: the engine and HTTP/2 server runs', async () => {
+  it('shows every report with its charts: the engine, HTTP/2 server and WebSocket runs', async () => {
     for (const [report, run] of [
       ['engine', 'engine.json'],
       ['servers', 'http2.json'],
+      ['websocket', 'websocket.json'],
     ] as const) {
       const { page, errors } = await open(`/#view=report&report=${report}&run=${run}`);
       const definition = REPORTS[report];

@@ -92,6 +92,11 @@ const latency = (m: Record<string, number>) =>
   m.latencyP50Ms === undefined ? null : [m.latencyP50Ms, m.latencyP75Ms, m.latencyP90Ms, m.latencyP99Ms].map(ms).join(' / ');
 const cost = (m: Record<string, number>) =>
   m.serverCpuUsPerReq === undefined ? null : `${m.serverCpuUsPerReq.toFixed(0)} µs, ${mib(m.peakRssBytes)} MiB`;
+/** WebSocket echo: round trips/s (a load case's requestsPerSec) and the client's share of a core. */
+const roundTrips = (m: Record<string, number>) =>
+  m.requestsPerSec === undefined ? null : `${thousands(m.requestsPerSec)} round trips/s${m.clientBound ? ' (client-bound)' : ''}`;
+const messageCost = (m: Record<string, number>) =>
+  m.serverCpuUsPerReq === undefined ? null : `${m.serverCpuUsPerReq.toFixed(1)} µs, ${mib(m.peakRssBytes)} MiB`;
 
 // The HTTP/1.1 vs HTTP/2 report: wirespeed and Node's servers, each protocol one at a time and loaded.
 const H1_SEQUENTIAL = 'hello, 1 connection (sequential)';
@@ -177,6 +182,30 @@ export const REPORTS: Record<string, ReportDefinition> = {
       medians('router', 'Router: static lookups across 10…10,000 routes, 1–3 params, wildcards, methods, 404s, the GitHub API'),
       medians('parser', 'HTTP/1.1 request parsing (all strings made; "lazy": none)'),
       medians('ipc', 'IPC: encode/decode by size and codec, size scaling, frame overhead, round trips per transport'),
+    ],
+  ),
+  websocket: defineReport(
+    'WebSocket echo: wirespeed against ws, Deno and Bun',
+    ['websocket'],
+    [
+      metric(
+        'websocket',
+        'Echo round trips per second (a closed loop per connection: send, wait for the echo)',
+        roundTrips,
+        chartOf('requestsPerSec', 'round trips/s (higher is better)'),
+      ),
+      metric(
+        'websocket',
+        'Latency of a round trip p50 / p75 / p90 / p99 (ms)',
+        latency,
+        chartOf('latencyP99Ms', 'p99 latency, ms (lower is better)'),
+      ),
+      metric(
+        'websocket',
+        'Server CPU per message echoed, peak RSS',
+        messageCost,
+        chartOf('serverCpuUsPerReq', 'server CPU µs per message (lower is better)'),
+      ),
     ],
   ),
   servers: defineReport(

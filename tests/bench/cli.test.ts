@@ -202,7 +202,7 @@ describe('wirespeed bench', () => {
       ],
       [['bench', '--filter', '/(/'], 2, /--filter \/\(\/ is not a regular expression/],
       [['frobnicate'], 2, /^wirespeed: unknown command "frobnicate" \(the commands: bench, compare, report, dashboard\)/],
-      [['report', 'nope'], 2, /unknown report "nope" \(the reports: engine, h1-vs-h2, micro, servers\)/],
+      [['report', 'nope'], 2, /unknown report "nope" \(the reports: engine, h1-vs-h2, micro, websocket, servers\)/],
       [['report'], 2, /report needs a NAME/],
       [['compare', 'one.json'], 2, /compare needs at least two result files/],
       [['compare', 'one.json', 'two.json'], 1, /^wirespeed compare: cannot read one.json: no such file$/],

@@ -21,6 +21,21 @@ describe('reports', () => {
       );
   });
 
+  it('websocket: round trips/s, latency and CPU per message from the stored websocket run', () => {
+    const run = JSON.parse(readFileSync(new URL('../../docs/results/websocket.json', import.meta.url), 'utf8')) as ResultFile;
+    const [rates, , costs] = REPORTS.websocket.sections;
+    const table = rates.table(run);
+    expect(table.impls).toEqual([...new Set(run.cases.map((c) => c.impl))]);
+    for (const c of run.cases) {
+      const row = table.rows.find((r) => r.group === c.group)!;
+      const cell = row.cells[table.impls.indexOf(c.impl)];
+      expect(cell, `${c.group} / ${c.impl}`).toMatch(new RegExp(`^${(c.metrics!.requestsPerSec / 1000).toFixed(1)}k round trips/s`));
+      const cost = costs.table(run).rows.find((r) => r.group === c.group)!.cells[table.impls.indexOf(c.impl)];
+      expect(cost).toBe(`${c.metrics!.serverCpuUsPerReq.toFixed(1)} µs, ${(c.metrics!.peakRssBytes / 2 ** 20).toFixed(1)} MiB`);
+    }
+    expect(REPORTS.websocket.render(run, 'docs/results/websocket.json')).toContain('## Echo round trips per second');
+  });
+
   it('servers: says which suite a run lacks instead of printing an empty table', () => {
     const markdown = REPORTS.servers.render(file, 'docs/results/http2.json');
     expect(markdown).toContain('_No server cases in this run._');
