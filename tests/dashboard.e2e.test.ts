@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResultFile } from '../bench/harness/types.js';
+import { BROWSER_SUITES, NODE_ONLY_PEERS } from '../dashboard/src/run/protocol.js';
 import { REPORTS } from '../bench/reports/index.js';
 import { suiteRows } from '../bench/reports/markdown.js';
 
@@ -106,12 +107,16 @@ describe('dashboard', () => {
     expect(errors).toEqual([]);
   });
 
-  it('runs a quick suite in a Web Worker, shows its charts and saves it on the server', async () => {
+  it('runs the quick suites in a Web Worker, shows their charts and saves the run on the server', async () => {
     const { page, errors } = await open('/#view=run');
+    // All four suites are ticked by default; the Node-only peers are named with the reason.
+    for (const suite of BROWSER_SUITES)
+      expect(await page.getByRole('checkbox', { name: suite, exact: true }).isChecked(), suite).toBe(true);
+    expect(await page.locator('details.node-only').innerText()).toContain('Peers that run only on Node');
     await page.getByRole('button', { name: 'Run' }).click();
     await page.getByRole('progressbar', { name: 'benchmark progress' }).waitFor();
     // Done: the saved run opens as a result, with a chart per parser input.
-    await page.waitForURL(/view=results&run=.*-browser-[0-9a-f]{16}\.json/, { timeout: 120_000 });
+    await page.waitForURL(/view=results&run=.*-browser-[0-9a-f]{16}\.json/, { timeout: 240_000 });
     await page.getByRole('heading', { name: 'parser / simple GET (78 B)' }).waitFor();
     expect(await page.locator('canvas').count()).toBeGreaterThanOrEqual(6);
     expect(await page.locator('main').innerText()).toContain('browser Chrome');
@@ -119,10 +124,18 @@ describe('dashboard', () => {
     expect(stored).toHaveLength(1);
     const file = JSON.parse(readFileSync(join(uploadsDir, stored[0]), 'utf8')) as ResultFile;
     expect(file.fingerprint).toMatchObject({ runtime: 'browser', crossOriginIsolated: true });
-    expect(file.cases.every((c) => c.suite === 'parser' && c.samples.length >= 16)).toBe(true);
+    expect(file.cases.every((c) => c.samples.length >= 16)).toBe(true);
+    expect(new Set(file.cases.map((c) => c.suite))).toEqual(new Set(BROWSER_SUITES));
+    // The peers that run in a browser ran; the ones the page calls Node-only did not.
+    const impls = new Set(file.cases.map((c) => c.impl));
+    for (const peer of ['rou3', 'memoirist', 'hono RegExpRouter', 'hono TrieRouter', 'birpc', 'comlink'])
+      expect(impls, peer).toContain(peer);
+    for (const suite of ['parser', 'hpack', 'router'] as const)
+      for (const [peer] of NODE_ONLY_PEERS[suite]) expect(impls, peer).not.toContain(peer);
+    expect(file.cases.filter((c) => /Unix socket|Worker|child process/.test(c.group))).toEqual([]); // the IPC transports named Node-only
     await page.screenshot({ path: join(artifacts, 'dashboard-browser-run.png'), fullPage: true });
     expect(errors).toEqual([]);
-  });
+  }, 300_000);
 
   it('uploads runs of two machines, compares them, and the permalink shows the same view', async () => {
     const { page, errors } = await open('/#view=compare');

@@ -5,6 +5,28 @@ import type { CaseResult, ResultFile } from '../../../bench/harness/types.js';
 export const BROWSER_SUITES = ['parser', 'hpack', 'router', 'ipc'] as const;
 export type BrowserSuite = (typeof BROWSER_SUITES)[number];
 
+/**
+ * The peers each suite leaves out in a browser, and why (the run view says so; the CLI on Node runs
+ * them: `npx wirespeed bench`). Every other peer of the suite runs here, in the same worker.
+ */
+export const NODE_ONLY_PEERS: Record<BrowserSuite, [peer: string, why: string][]> = {
+  parser: [
+    ['llhttp (node:http)', "Node's own parser, a C++ binding of node:http"],
+    ['undici llhttp-wasm', "loaded from undici's package with Node's require; not bundled for browsers yet"],
+    ['milo (wasm)', 'its npm build loads its wasm through Node APIs'],
+    ['http-parser-js', "needs Node's Buffer"],
+  ],
+  hpack: [['hpack.js', "needs Node's Buffer and streams"]],
+  router: [
+    ['find-my-way', 'imports node:assert'],
+    ['koa-tree-router', "CommonJS loaded with Node's require"],
+  ],
+  ipc: [
+    ['Unix socket, child process stdio', 'operating-system pipes: node:net and node:child_process'],
+    ['Worker MessagePort, SharedArrayBuffer ring', "node:worker_threads (a browser's Worker would be another case)"],
+  ],
+};
+
 export interface RunRequest {
   suites: BrowserSuite[];
   quick: boolean;

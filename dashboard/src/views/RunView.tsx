@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { CaseResult, ResultFile } from '../../../bench/harness/types.js';
 import { uploadResult } from '../api.js';
 import { download } from '../export.js';
-import { BROWSER_SUITES, type BrowserSuite, type RunRequest, type WorkerMessage } from '../run/protocol.js';
+import { BROWSER_SUITES, NODE_ONLY_PEERS, type BrowserSuite, type RunRequest, type WorkerMessage } from '../run/protocol.js';
 import { ResultGroups } from './ResultView.js';
 
 type Status =
@@ -14,7 +14,7 @@ type Status =
   | { state: 'failed'; message: string };
 
 export function RunView({ onSaved }: { onSaved: (name: string) => void }) {
-  const [suites, setSuites] = useState<BrowserSuite[]>(['parser']);
+  const [suites, setSuites] = useState<BrowserSuite[]>([...BROWSER_SUITES]);
   const [quick, setQuick] = useState(true);
   const [status, setStatus] = useState<Status>({ state: 'idle' });
   const [results, setResults] = useState<CaseResult[]>([]);
@@ -85,6 +85,18 @@ export function RunView({ onSaved }: { onSaved: (name: string) => void }) {
         <button type="button" onClick={start} disabled={running || suites.length === 0}>
           Run
         </button>
+        <details className="node-only">
+          <summary>Peers that run only on Node (the CLI measures them: npx wirespeed bench)</summary>
+          <ul>
+            {BROWSER_SUITES.flatMap((suite) =>
+              NODE_ONLY_PEERS[suite].map(([peer, why]) => (
+                <li key={`${suite}/${peer}`}>
+                  {suite}: <b>{peer}</b> — {why}
+                </li>
+              )),
+            )}
+          </ul>
+        </details>
         {running && (
           <p>
             <progress max={status.total || 1} value={status.done} aria-label="benchmark progress" /> {status.done}/{status.total} —{' '}
