@@ -6,7 +6,7 @@ const leftOut = new Map<string, Set<string>>();
 const missingPackages = new Set<string>();
 
 /** The npm package a module-not-found error names (`fastify`, `@hono/node-server`), or null. */
-export function missingPackageOf(error: unknown): string | null {
+function missingPackageOf(error: unknown): string | null {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return null;
   // Node: "Cannot find package 'x' imported from …" (ESM), "Cannot find module 'x/lib/y.js'" (require).
@@ -49,12 +49,6 @@ export function leftOutLines(): string[] {
   const lines = [...leftOut].map(([reason, items]) => `left out ${[...items].join(', ')}: ${reason}`);
   if (missingPackages.size > 0) lines.push(`to run them too: npm install --save-dev ${[...missingPackages].join(' ')}`);
   return lines;
-}
-
-/** Forgets what was noted (each CLI command starts clean). */
-export function clearLeftOut(): void {
-  leftOut.clear();
-  missingPackages.clear();
 }
 
 /** Thrown by a case's setup when it cannot run here (the message says why); the run leaves it out. */

@@ -52,7 +52,7 @@ export function nodeServer(name: string, extra: Partial<ServerImpl> = {}): Serve
 }
 
 /** Whether the npm package `name` is installed where Node would find it from the bench. */
-export function isInstalled(name: string): boolean {
+function isInstalled(name: string): boolean {
   for (let dir = here; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'node_modules', name, 'package.json'))) return true;
     if (dirname(dir) === dir) return false;
