@@ -1,12 +1,11 @@
 // `wirespeed bench`: runs suites and writes one result file.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { detectRuntime } from '../harness/fingerprint.js';
 import { leftOutLines } from '../harness/peers.js';
 import { DEFAULT_OPTIONS, QUICK_OPTIONS } from '../harness/runner.js';
 import { SUITES } from '../suites/index.js';
 import { CliError, UsageError, HELP_OPTION, parsingArgs } from './args.js';
-import { defaultResultsDir } from './results-dir.js';
+import { defaultResultsDir, newResultPath } from './results-dir.js';
 import { caseId } from './output.js';
 import { runBench, runHere, selectCases } from './run.js';
 import { push } from './push.js';
@@ -61,15 +60,12 @@ export async function benchCommand(argv: string[]): Promise<void> {
     return;
   }
   if (values.list) {
-    const cases = await selectCases(suites, values.filter);
-    if (cases.length === 0 && values.filter) throw new CliError(`--filter "${values.filter}" matches no case of ${suites.join(', ')}`);
-    for (const c of cases) console.log(caseId(c));
+    for (const c of await selectCases(suites, values.filter, { required: true })) console.log(caseId(c));
     for (const line of leftOutLines()) console.error(line);
     return;
   }
 
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const out = resolve(values.out ?? `${values.results ?? defaultResultsDir()}/${suites.join('+')}-${detectRuntime()}-${stamp}.json`);
+  const out = values.out ? resolve(values.out) : newResultPath(suites.join('+'), values.results);
   const { file, failed } = await runBench({ suites, options, quick: values.quick, isolate: values.isolate, filter: values.filter, out });
   if (!file) throw new CliError(`no case produced a result; nothing was written`);
   console.log(

@@ -2,11 +2,10 @@
 import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { detectRuntime } from '../harness/fingerprint.js';
 import { DEFAULT_OPTIONS, QUICK_OPTIONS } from '../harness/runner.js';
 import { REPORTS } from '../reports/index.js';
 import { CliError, UsageError, HELP_OPTION, parsingArgs } from './args.js';
-import { defaultResultsDir } from './results-dir.js';
+import { defaultResultsDir, newResultPath } from './results-dir.js';
 import { runBench } from './run.js';
 
 export const REPORT_USAGE = `usage: wirespeed report NAME [--quick] [--filter TEXT|/REGEXP/] [--out FILE.json] [--markdown FILE.md]
@@ -15,8 +14,8 @@ Re-runs the measurements of a report on this machine, each case in a fresh proce
 result file and prints the report's tables as Markdown, with the machine, the date and the method.
 The reports: ${Object.keys(REPORTS).join(', ')}.
 
-  --quick     a smoke run in one process (60 ms warm-up, 120 ms per case; about a minute for
-              micro), not for publishing
+  --quick     a smoke run in one process (60 ms warm-up, 120 ms per case; about 1.5 minutes for
+              micro on a 2-core machine), not for publishing
   --filter    only cases whose "group / impl" contains TEXT (or matches /REGEXP/)
   --out       the result file (default: ${defaultResultsDir()}/report-NAME-<time>.json)
   --markdown  also write the tables to this file`;
@@ -40,8 +39,7 @@ export async function reportCommand(argv: string[]): Promise<void> {
   if (!name) throw new UsageError(`report needs a NAME: ${Object.keys(REPORTS).join(', ')}`);
   const definition = REPORTS[name];
   if (!definition) throw new UsageError(`unknown report "${name}" (the reports: ${Object.keys(REPORTS).join(', ')})`);
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const out = resolve(values.out ?? `${defaultResultsDir()}/report-${name}-${detectRuntime()}-${stamp}.json`);
+  const out = values.out ? resolve(values.out) : newResultPath(`report-${name}`);
   // A real run puts each case in a fresh process, as the README's numbers are measured; a quick
   // one stays in this process (starting ~200 processes is most of a quick run's time).
   const { file, failed } = await runBench({

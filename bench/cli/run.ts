@@ -15,8 +15,11 @@ import { caseId, caseLine, Progress, summaryLines } from './output.js';
 /** What became of one case: a result, left out (and why), or failed. */
 export type Outcome = { result: CaseResult } | { leftOut: string; missingPackage: string | null } | { error: string };
 
-/** The cases of `suites` whose "group / impl" contains `filter` (or matches "/regexp/"). */
-export async function selectCases(suites: string[], filter: string | undefined): Promise<BenchCase[]> {
+/**
+ * The cases of `suites` whose "group / impl" contains `filter` (or matches "/regexp/"); with
+ * `required`, a filter that matches nothing is a CliError.
+ */
+export async function selectCases(suites: string[], filter: string | undefined, { required = false } = {}): Promise<BenchCase[]> {
   for (const name of suites) {
     if (!SUITES[name]) throw new UsageError(`unknown suite "${name}" (the suites: ${Object.keys(SUITES).join(', ')})`);
   }
@@ -25,6 +28,8 @@ export async function selectCases(suites: string[], filter: string | undefined):
   for (const name of suites) {
     for (const c of await SUITES[name].cases(detectRuntime())) if (pattern(`${c.group} / ${c.impl}`)) cases.push(c);
   }
+  if (required && filter && cases.length === 0)
+    throw new CliError(`--filter "${filter}" matches no case of ${suites.join(', ')} (list them: wirespeed bench --list)`);
   return cases;
 }
 
@@ -80,11 +85,9 @@ export interface BenchRun {
 
 /** Runs the selection, printing as it goes; returns the file (null if no case produced a result). */
 export async function runBench(run: BenchRun): Promise<{ file: ResultFile | null; failed: number }> {
-  const cases = await selectCases(run.suites, run.filter);
+  const cases = await selectCases(run.suites, run.filter, { required: true });
   if (cases.length === 0) {
     const lines = leftOutLines();
-    if (run.filter)
-      throw new CliError(`--filter "${run.filter}" matches no case of ${run.suites.join(', ')} (list them: wirespeed bench --list)`);
     throw new CliError(`no case of ${run.suites.join(', ')} can run here${lines.length ? `: ${lines.join('; ')}` : ''}`);
   }
   const file: ResultFile = {
