@@ -30,4 +30,6 @@ export default tseslint.config(
       ],
     },
   },
+  // The browser bundle's CommonJS shims of Node modules (dashboard/src/run/shims).
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', exports: 'writable' } } },
 );

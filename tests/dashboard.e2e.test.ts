@@ -10,6 +10,9 @@ import type { ResultFile } from '../bench/harness/types.js';
 import { BROWSER_SUITES, NODE_ONLY_PEERS } from '../dashboard/src/run/protocol.js';
 import { REPORTS } from '../bench/reports/index.js';
 import { suiteRows } from '../bench/reports/markdown.js';
+import { overviewRuns, speedupWords, suiteOverview } from '../bench/reports/overview.js';
+import type { ResultSummary } from '../bench/dashboard/store.js';
+import { formatFactor } from '../dashboard/src/charts/style.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const cli = join(root, 'dist/bench/cli.js');
@@ -46,14 +49,7 @@ beforeAll(async () => {
 
   // As `npm start` does: the user's results (uploads land there), then the reference runs.
   const dirs = `${uploadsDir},${join(root, 'docs/results')}`;
-  server = spawn(process.execPath, [cli, 'dashboard', '--port', '0', '--results', dirs], { stdio: ['ignore', 'pipe', 'inherit'] });
-  origin = await new Promise<string>((resolve, reject) => {
-    server.stdout!.on('data', (chunk: Buffer) => {
-      const match = /http:\/\/[\d.]+:\d+/.exec(chunk.toString());
-      if (match) resolve(match[0]);
-    });
-    server.once('exit', (code) => reject(new Error(`dashboard exited with ${code}`)));
-  });
+  ({ server, origin } = await startDashboard(dirs));
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [
@@ -72,6 +68,19 @@ afterAll(async () => {
   await browser?.close();
   server?.kill();
 });
+
+/** `wirespeed dashboard` on a free port, reading results from `dirs`. */
+async function startDashboard(dirs: string): Promise<{ server: ChildProcess; origin: string }> {
+  const child = spawn(process.execPath, [cli, 'dashboard', '--port', '0', '--results', dirs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const at = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const match = /http:\/\/[\d.]+:\d+/.exec(chunk.toString());
+      if (match) resolve(match[0]);
+    });
+    child.once('exit', (code) => reject(new Error(`dashboard exited with ${code}`)));
+  });
+  return { server: child, origin: at };
+}
 
 /** A page that fails the test on any script error. */
 async function open(path: string): Promise<{ page: Page; errors: string[]; headers: Record<string, string> }> {
@@ -116,7 +125,17 @@ describe('dashboard', () => {
     await page.getByRole('button', { name: 'Run' }).click();
     await page.getByRole('progressbar', { name: 'benchmark progress' }).waitFor();
     // Done: the saved run opens as a result, with a chart per parser input.
-    await page.waitForURL(/view=results&run=.*-browser-[0-9a-f]{16}\.json/, { timeout: 240_000 });
+    // A failed run says so at once (its message is the test's failure) rather than after the timeout.
+    const failure = page
+      .getByText('The run failed')
+      .waitFor({ timeout: 240_000 })
+      .then(
+        () => page.locator('main').innerText(),
+        () => null,
+      );
+    const saved = page.waitForURL(/view=results&run=.*-browser-[0-9a-f]{16}\.json/, { timeout: 240_000 }).then(() => null);
+    const failed = await Promise.race([saved, failure]);
+    if (failed !== null) expect.fail(failed);
     await page.getByRole('heading', { name: 'parser / simple GET (78 B)' }).waitFor();
     expect(await page.locator('canvas').count()).toBeGreaterThanOrEqual(6);
     expect(await page.locator('main').innerText()).toContain('browser Chrome');
@@ -128,7 +147,18 @@ describe('dashboard', () => {
     expect(new Set(file.cases.map((c) => c.suite))).toEqual(new Set(BROWSER_SUITES));
     // The peers that run in a browser ran; the ones the page calls Node-only did not.
     const impls = new Set(file.cases.map((c) => c.impl));
-    for (const peer of ['rou3', 'memoirist', 'hono RegExpRouter', 'hono TrieRouter', 'birpc', 'comlink'])
+    for (const peer of [
+      'undici llhttp-wasm',
+      'hpack.js',
+      'find-my-way',
+      'rou3',
+      'memoirist',
+      'hono RegExpRouter',
+      'hono TrieRouter',
+      'koa-tree-router',
+      'birpc',
+      'comlink',
+    ])
       expect(impls, peer).toContain(peer);
     for (const suite of ['parser', 'hpack', 'router'] as const)
       for (const [peer] of NODE_ONLY_PEERS[suite]) expect(impls, peer).not.toContain(peer);
@@ -161,7 +191,81 @@ describe('dashboard', () => {
     expect([...errors, ...again.errors]).toEqual([]);
   });
 
-  it('shows a report with the same cells as `wirespeed report`', async () => {
+  it('lands on an overview: per suite the ratios of the newest full run, labelled bars, a link to the run', async () => {
+    const { page, errors } = await open('/');
+    const chart = page.getByRole('img', { name: 'overview chart: wirespeed against its peers' });
+    await expect.poll(() => chart.getAttribute('data-labels')).toBeTruthy();
+    // The expected figures, recomputed here from the files the server lists.
+    const list = (await (await fetch(`${origin}/api/results`)).json()) as ResultSummary[];
+    const lines = await Promise.all(
+      [...overviewRuns(list)].map(async ([suite, run]) => {
+        const file = (await (await fetch(`${origin}/api/results/${run.name}`)).json()) as ResultFile;
+        return suiteOverview(file, suite).map((row) => ({ ...row, run }));
+      }),
+    ).then((rows) => rows.flat());
+    expect(lines.length).toBeGreaterThanOrEqual(8);
+    const rows = page.locator('table.overview tbody tr');
+    expect(await rows.count()).toBe(lines.length);
+    for (const [i, line] of lines.entries()) {
+      const cells = (await rows.nth(i).locator('td').allInnerTexts()).map((t) => t.trim());
+      expect(cells[0]).toBe(line.flavor ? `${line.suite} (${line.flavor})` : line.suite);
+      expect(cells[2].split('\n')[0], line.suite).toBe(line.baseline ? speedupWords(line.baseline.speedup) : 'no peer');
+      expect(cells[3].split('\n')[0], line.suite).toBe(line.best ? speedupWords(line.best.speedup) : 'no peer');
+      expect(cells[4]).toContain(line.run.createdAt.slice(0, 10));
+    }
+    const labels = JSON.parse((await chart.getAttribute('data-labels'))!) as string[];
+    expect(labels).toEqual(
+      [
+        lines.flatMap((l) => (l.baseline ? [formatFactor(l.baseline.speedup)] : [])),
+        lines.flatMap((l) => (l.best ? [formatFactor(l.best.speedup)] : [])),
+      ].flat(),
+    );
+    await page.screenshot({ path: join(artifacts, 'dashboard-overview.png'), fullPage: true });
+    // Each row links to its run, showing that suite's groups.
+    await rows.first().locator('a').click();
+    await page.waitForURL(new RegExp(`view=results&run=${lines[0].run.name.replace(/[.+]/g, '\\$&')}&suite=${lines[0].suite}`));
+    await page.getByText(`Only the ${lines[0].suite} suite of this run`).waitFor();
+    expect(await page.locator('main h2').first().innerText()).toMatch(new RegExp(`^${lines[0].suite} / `));
+    expect(errors).toEqual([]);
+  });
+
+  it('follows the system dark mode and moves between views with the keyboard', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
+    await page.goto(`${origin}/`);
+    await page.getByRole('img', { name: 'overview chart: wirespeed against its peers' }).waitFor();
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).toBe('rgb(15, 20, 26)');
+    await page.screenshot({ path: join(artifacts, 'dashboard-overview-dark.png'), fullPage: true });
+    await page.getByRole('link', { name: 'Overview' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Results');
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowRight'); // wraps to the first
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Overview');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/view=run/);
+    await page.close();
+  });
+
+  it('opens each report on runs that have its cases: no empty section, no n/a, every bar labelled', async () => {
+    for (const report of Object.keys(REPORTS)) {
+      const { page, errors } = await open(`/#view=report&report=${report}`);
+      await page.locator('table.report').first().waitFor();
+      const main = await page.locator('main').innerText();
+      expect(main, report).not.toMatch(/has no|no cases|Not in any run/);
+      const cells = await page.locator('table.report td').allInnerTexts();
+      expect(cells, report).not.toContain('n/a');
+      const charts = page.locator('canvas[aria-label^="report chart"]');
+      for (let i = 0; i < (await charts.count()); i++) {
+        await expect.poll(() => charts.nth(i).getAttribute('data-labels'), { message: report }).toBeTruthy();
+        expect((JSON.parse((await charts.nth(i).getAttribute('data-labels'))!) as string[]).length, report).toBeGreaterThan(0);
+      }
+      await page.screenshot({ path: join(artifacts, `dashboard-report-${report}-default.png`), fullPage: true });
+      expect(errors, report).toEqual([]);
+    }
+  });
+
+  it('shows a report with the same cells as `wirespeed report`, its other suites from runs of the same machine', async () => {
     const name = readdirSync(join(root, 'docs/results')).find((n) => n.startsWith('router-'))!;
     const { page, errors } = await open(`/#view=report&report=micro&run=${name}`);
     await page.getByRole('heading', { name: /^Router: static lookups/ }).waitFor();
@@ -170,7 +274,8 @@ describe('dashboard', () => {
     const row = page.locator('table.report tr', { hasText: 'static, 10 routes' }).first();
     const cells = (await row.locator('td').allInnerTexts()).map((t) => t.trim());
     expect(cells).toEqual(['static, 10 routes', ...expected.rows.find((r) => r.group === 'static, 10 routes')!.cells]);
-    expect(await page.getByText('This run has no parser cases.').count()).toBe(1);
+    for (const heading of REPORTS.micro.sections.map((s) => s.heading)) await page.getByRole('heading', { name: heading }).waitFor();
+    expect(await page.locator('main').innerText()).toContain(name);
     await page.screenshot({ path: join(artifacts, 'dashboard-report.png'), fullPage: true });
     expect(errors).toEqual([]);
   });
@@ -189,9 +294,37 @@ describe('dashboard', () => {
       const expected = section.table(file).rows[0];
       const row = page.locator('table.report tr', { hasText: expected.group }).first();
       expect((await row.locator('td').allInnerTexts()).map((t) => t.trim())).toEqual([expected.group, ...expected.cells]);
-      expect(await page.getByRole('img', { name: `report chart: ${section.heading}` }).count()).toBe(1);
+      expect(await page.getByRole('img', { name: `report chart: ${section.heading}`, exact: true }).count()).toBe(1);
       await page.screenshot({ path: join(artifacts, `dashboard-report-${report}.png`), fullPage: true });
       expect(errors).toEqual([]);
+    }
+  });
+
+  it('shows the first chart within 1 s of opening, with 100 stored runs on a server just started', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wirespeed-100-'));
+    const run = JSON.parse(readFileSync(join(uploadsDir, 'run.json'), 'utf8')) as ResultFile;
+    for (let i = 0; i < 100; i++) {
+      const createdAt = new Date(Date.parse(run.createdAt) - i * 3_600_000).toISOString();
+      writeFileSync(join(dir, `run-${i}.json`), JSON.stringify({ ...run, createdAt, options: { ...run.options, quick: i % 2 === 0 } }));
+    }
+    const many = await startDashboard(dir);
+    try {
+      for (const [path, chart] of [
+        ['/', 'overview chart: wirespeed against its peers'],
+        ['/#view=results', 'median time per implementation'],
+      ]) {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+        await page.goto(many.origin + path);
+        const canvas = page.getByRole('img', { name: chart }).first();
+        await expect.poll(() => canvas.getAttribute('data-drawn-at'), { timeout: 10_000 }).toBeTruthy();
+        const drawnAt = Number(await canvas.getAttribute('data-drawn-at'));
+        expect(drawnAt, `${path}: first chart drawn ${drawnAt} ms after navigation`).toBeLessThan(1000);
+        if (path === '/') expect(await page.getByRole('combobox', { name: 'Result file' }).count()).toBe(0);
+        else expect(await page.locator('option').count()).toBe(100);
+        await page.close();
+      }
+    } finally {
+      many.server.kill();
     }
   });
 

@@ -2,6 +2,7 @@
 // per finished case on stdout in units a person reads, and at the end a summary per group in
 // mitata's and hyperfine's words ("wirespeed ran 2.31x faster than llhttp (node:http)").
 import { formatNs, formatRate, speedWords } from '../harness/format.js';
+import { isOurs } from '../harness/ours.js';
 import type { CaseResult } from '../harness/types.js';
 
 /** The id a case is printed, filtered and addressed by. */
@@ -55,9 +56,6 @@ export function caseLine(result: CaseResult, idWidth: number): string {
   return `${id}  ${formatNs(s.median).padStart(10)}  (95% CI ${formatNs(s.ciLow)} … ${formatNs(s.ciHigh)}, p99 ${formatNs(s.p99)})`;
 }
 
-/** wirespeed's own implementations, by the names the suites give them (the IPC suite's are IpcChannel's). */
-const OURS = /^(wirespeed|IpcChannel)/;
-
 /**
  * Per group of two or more implementations: how each wirespeed implementation compares with the
  * baseline and with the fastest other peer; groups without wirespeed compare their fastest.
@@ -72,7 +70,7 @@ export function summaryLines(results: CaseResult[]): string[] {
   for (const [group, members] of groups) {
     if (members.length < 2) continue;
     const time = (r: CaseResult) => r.stats.median;
-    const ours = members.filter((r) => OURS.test(r.impl));
+    const ours = members.filter((r) => isOurs(r.impl));
     const peers = members.filter((r) => !ours.includes(r));
     const subjects = ours.length > 0 ? ours : [members.reduce((a, b) => (time(b) < time(a) ? b : a))];
     const sentences: string[] = [];

@@ -94,7 +94,13 @@ export async function runBench(run: BenchRun): Promise<{ file: ResultFile | null
     schema: RESULT_SCHEMA,
     createdAt: new Date().toISOString(),
     fingerprint: await serverFingerprint(),
-    options: { quick: run.quick, isolate: run.isolate, warmupMs: run.options.warmupMs, minTimeMs: run.options.minTimeMs },
+    options: {
+      quick: run.quick,
+      isolate: run.isolate,
+      warmupMs: run.options.warmupMs,
+      minTimeMs: run.options.minTimeMs,
+      ...(run.filter ? { filter: run.filter } : {}),
+    },
     cases: [],
   };
   const idWidth = Math.max(...cases.map((c) => caseId(c).length));

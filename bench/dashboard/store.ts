@@ -8,6 +8,7 @@ import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promi
 import { join, resolve } from 'node:path';
 import { checkResultFile } from '../harness/schema.js';
 import type { ResultFile } from '../harness/types.js';
+import { REPORTS } from '../reports/index.js';
 
 /** What the machines list shows of one result file. */
 export interface ResultSummary {
@@ -21,8 +22,18 @@ export interface ResultSummary {
   runtimeVersion: string;
   gitCommit: string | null;
   quick: boolean;
+  /** Made with a `--filter`: a part of its suites. */
+  filtered: boolean;
   suites: string[];
   cases: number;
+  suiteCases: Record<string, number>;
+  /**
+   * Runs of one machine and runtime share this, e.g. "AMD EPYC · 2 cores · Linux x64 · node 20.20.2":
+   * the OS without its version, which changes with every kernel build a VM is moved to.
+   */
+  machine: string;
+  /** Per report, the indexes of its sections this run has cases for. */
+  fills: Record<string, number[]>;
 }
 
 const NAME = /^[\w.+-]+\.json$/;
@@ -33,6 +44,13 @@ export function isResultName(name: string): boolean {
 
 function summarize(name: string, file: ResultFile): ResultSummary {
   const f = file.fingerprint;
+  const suiteCases: Record<string, number> = {};
+  for (const c of file.cases) suiteCases[c.suite] = (suiteCases[c.suite] ?? 0) + 1;
+  const fills: Record<string, number[]> = {};
+  for (const [key, report] of Object.entries(REPORTS)) {
+    const filled = report.sections.flatMap((section, i) => (section.table(file).rows.length > 0 ? [i] : []));
+    if (filled.length > 0) fills[key] = filled;
+  }
   return {
     name,
     createdAt: file.createdAt,
@@ -44,8 +62,12 @@ function summarize(name: string, file: ResultFile): ResultSummary {
     runtimeVersion: f.runtimeVersion,
     gitCommit: f.gitCommit,
     quick: file.options.quick,
-    suites: [...new Set(file.cases.map((c) => c.suite))],
+    filtered: file.options.filter !== undefined,
+    suites: Object.keys(suiteCases),
     cases: file.cases.length,
+    suiteCases,
+    machine: `${f.cpuModel} · ${f.cores} cores · ${f.os.split(' ')[0]} ${f.arch} · ${f.runtime} ${f.runtimeVersion}`,
+    fills,
   };
 }
 

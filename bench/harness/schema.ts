@@ -58,7 +58,7 @@ export const resultJsonSchema: JsonSchema = {
     options: {
       type: 'object',
       required: ['quick', 'isolate', 'warmupMs', 'minTimeMs'],
-      properties: { quick: { type: 'boolean' }, isolate: { type: 'boolean' }, warmupMs: finite, minTimeMs: finite },
+      properties: { quick: { type: 'boolean' }, isolate: { type: 'boolean' }, warmupMs: finite, minTimeMs: finite, filter: text },
     },
     cases: {
       type: 'array',

@@ -76,6 +76,7 @@ export interface ResultFile {
   schema: typeof RESULT_SCHEMA;
   createdAt: string;
   fingerprint: Fingerprint;
-  options: { quick: boolean; isolate: boolean; warmupMs: number; minTimeMs: number };
+  /** `filter`: the `--filter` the run was made with (absent: every case of its suites). */
+  options: { quick: boolean; isolate: boolean; warmupMs: number; minTimeMs: number; filter?: string };
   cases: CaseResult[];
 }

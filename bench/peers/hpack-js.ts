@@ -1,7 +1,8 @@
 // hpack.js (pure JavaScript HPACK): one compressor / decompressor per connection direction.
 // Its table option is `maxSize` (lib/hpack/table.js); the README's `size` leaves the protocol
 // maximum undefined, and every dynamic table size update is then refused.
-import { createRequire } from 'node:module';
+import { Buffer } from 'node:buffer';
+import hpackJs from 'hpack.js';
 
 interface HpackJsField {
   name: string;
@@ -22,7 +23,7 @@ interface HpackJs {
   decompressor: { create(options: { table: { maxSize: number } }): Decompressor };
 }
 
-const hpack = createRequire(import.meta.url)('hpack.js') as HpackJs;
+const hpack = hpackJs as HpackJs;
 
 export function hpackJsEncoder(tableSize = 4096): (headers: [string, string][]) => Uint8Array {
   const compressor = hpack.compressor.create({ table: { maxSize: tableSize } });

@@ -98,49 +98,6 @@ export const httpParserJs: ParserDriver = (input) => {
   };
 };
 
-interface LlhttpWasm {
-  memory: WebAssembly.Memory;
-  llhttp_alloc(type: number): number;
-  malloc(size: number): number;
-  llhttp_execute(parser: number, data: number, length: number): number;
-  llhttp_get_method(parser: number): number;
-}
-
-/** undici's llhttp compiled to wasm, driven as undici's client does (callbacks into JS). */
-export const undiciWasm: ParserDriver = (input) => {
-  const bytes = require('undici/lib/llhttp/llhttp-wasm.js') as Uint8Array;
-  const constants = require('undici/lib/llhttp/constants.js') as { METHODS: Record<string, number>; TYPE: { REQUEST: number } };
-  const methodNames: string[] = [];
-  for (const [name, value] of Object.entries(constants.METHODS)) methodNames[value] = name;
-  let sink = 0;
-  // The memory view is made once the instance exists; the callbacks only run after that.
-  const memory: { view?: Latin1Buffer } = {};
-  const text = (at: number, len: number) => memory.view!.latin1Slice(at, at + len);
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>), {
-    env: {
-      wasm_on_url: (_p: number, at: number, len: number) => ((sink += text(at, len).length), 0),
-      wasm_on_status: () => 0,
-      wasm_on_message_begin: () => 0,
-      wasm_on_header_field: (_p: number, at: number, len: number) => ((sink += text(at, len).length), 0),
-      wasm_on_header_value: (_p: number, at: number, len: number) => ((sink += text(at, len).length), 0),
-      wasm_on_headers_complete: (p: number) => ((sink += methodNames[llhttp.llhttp_get_method(p)].length), 0),
-      wasm_on_body: (_p: number, _at: number, len: number) => ((sink += len), 0),
-      wasm_on_message_complete: () => 0,
-    },
-  });
-  const llhttp = instance.exports as unknown as LlhttpWasm & { _initialize?(): void };
-  llhttp._initialize?.();
-  const parser = llhttp.llhttp_alloc(constants.TYPE.REQUEST);
-  const data = llhttp.malloc(input.length);
-  memory.view = Buffer.from(llhttp.memory.buffer) as Latin1Buffer;
-  return () => {
-    memory.view!.set(input, data);
-    const rc = llhttp.llhttp_execute(parser, data, input.length);
-    if (rc !== 0) throw new Error(`llhttp wasm error ${rc}`);
-    return sink;
-  };
-};
-
 interface Milo {
   alloc(len: number): number;
   create(): number;

@@ -18,7 +18,11 @@ export interface RouterPeer {
 /** '/x/*' in each router's own syntax. */
 export const wildcard = (pattern: string, rest: string) => (pattern.endsWith('/*') ? pattern.slice(0, -1) + rest : pattern);
 
-/** The routers that run anywhere (browsers too); node-routers.ts has the Node-only ones. */
+/**
+ * Every router, in the order the README's table shows them (find-my-way, the baseline, second).
+ * All run in browsers too: the dashboard's bundle gives find-my-way a node:assert and
+ * koa-tree-router an http with METHODS (dashboard/src/run/shims, vite.config.ts).
+ */
 export const ROUTERS: RouterPeer[] = [
   {
     name: 'wirespeed',
@@ -26,6 +30,18 @@ export const ROUTERS: RouterPeer[] = [
       const router = new Router<number>();
       routes.forEach(([m, p], i) => router.add(m, p, i));
       return (method, path) => router.find(method, path)?.value ?? null;
+    },
+  },
+  {
+    name: 'find-my-way',
+    async load() {
+      const { default: FindMyWay } = await import('find-my-way');
+      return (routes) => {
+        // find-my-way drops a falsy store (route 0), so the index is boxed.
+        const router = FindMyWay();
+        routes.forEach(([m, p], i) => router.on(m as 'GET', p, () => undefined, { i }));
+        return (method, path) => (router.find(method as 'GET', path)?.store as { i: number } | undefined)?.i ?? null;
+      };
     },
   },
   {
@@ -70,6 +86,22 @@ export const ROUTERS: RouterPeer[] = [
         const router = new TrieRouter<number>();
         routes.forEach(([m, p], i) => router.add(m, p, i));
         return (method, path) => router.match(method, path)[0][0]?.[0] ?? null;
+      };
+    },
+  },
+  {
+    name: 'koa-tree-router',
+    async load() {
+      const { default: KoaTreeRouter } = (await import('koa-tree-router')) as unknown as {
+        default: new () => {
+          on(method: string, path: string, handler: () => number): void;
+          find(method: string, path: string): { handle: (() => number)[] | null; params: unknown };
+        };
+      };
+      return (routes) => {
+        const router = new KoaTreeRouter();
+        routes.forEach(([m, p], i) => router.on(m, wildcard(p, '*rest'), () => i));
+        return (method, path) => router.find(method, path).handle?.[0]() ?? null;
       };
     },
   },

@@ -27,6 +27,8 @@ export interface ReportTable {
   rows: { group: string; cells: string[]; values?: (number | null)[] }[];
   /** What `values` measure, e.g. "ns per operation (lower is better)"; absent: no chart. */
   unit?: string;
+  /** The implementations that are some row's baseline (a chart always draws them). */
+  baselines?: string[];
 }
 
 /** How a table's cells are charted: the number of a case, in `unit`. */
@@ -56,6 +58,7 @@ export function caseRows(
     corner: suite,
     impls,
     unit: chart?.unit,
+    baselines: [...new Set(cases.filter((c) => c.baseline).map((c) => c.impl))],
     rows: groups.map((group) => {
       const baseline = cases.find((c) => c.group === group && c.baseline);
       const row = impls.map((impl) => cases.find((x) => x.group === group && x.impl === impl));
@@ -82,7 +85,7 @@ export function suiteRows(file: ResultFile, suite: string, only?: GroupFilter): 
   );
 }
 
-/** A metric of the load cases (`format` gets the case's metrics; null: not measured). */
+/** A metric of the load cases (`format` gets the case's metrics; null: not measured), a row per group that has it. */
 export function metricRows(
   file: ResultFile,
   suite: string,
@@ -90,7 +93,10 @@ export function metricRows(
   only?: GroupFilter,
   chart?: ChartValue,
 ): ReportTable {
-  return caseRows(file, suite, (c) => (c.metrics ? format(c.metrics) : null) ?? 'n/a', only, chart);
+  // Only the groups that measured it: a suite's micro cases are not rows of its load tables.
+  const measured = new Set(file.cases.filter((c) => c.suite === suite && c.metrics && format(c.metrics) !== null).map((c) => c.group));
+  const keep: GroupFilter = (group) => measured.has(group) && (!only || only(group));
+  return caseRows(file, suite, (c) => (c.metrics ? format(c.metrics) : null) ?? 'n/a', keep, chart);
 }
 
 /** A table in Markdown. */

@@ -8,6 +8,7 @@ import type { BenchCase, Runtime, Suite } from '../harness/types.js';
 import { ENGINE_REQUESTS, ENGINE_RESPONSES, TEN_HEADERS } from '../peers/engine-inputs.js';
 import { latin1Encode, SIMPLE_GET } from '../peers/http1-inputs.js';
 import { wirespeedStrings } from '../peers/wirespeed-parsers.js';
+import { optionalPeer } from '../harness/peers.js';
 import { loadNodePeers } from './node-peers.js';
 
 type NodeParsers = typeof import('../peers/http1-parsers.js');
@@ -47,16 +48,15 @@ export const engineSuite: Suite = {
     const add = (group: string, impl: string, setup: () => () => unknown, baseline = false) =>
       cases.push({ suite: 'engine', group, impl, baseline, setup });
     const parsers = runtime === 'browser' ? null : await loadNodePeers<NodeParsers>('../peers/http1-parsers.js');
+    const llhttpWasm = parsers && (await optionalPeer('undici llhttp-wasm', () => import('../peers/llhttp-wasm.js')));
     const node = runtime === 'node' ? await loadNodePeers<NodeEngine>('../peers/node-http-engine.js') : null;
 
     for (const [group, text] of Object.entries(ENGINE_REQUESTS)) {
       const input = latin1Encode(text);
       if (parsers && runtime === 'node') add(group, 'node:http (llhttp)', () => parsers.llhttpNode(input), true);
       add(group, 'wirespeed', () => wirespeedStrings(input));
-      if (parsers) {
-        add(group, 'undici llhttp-wasm', () => parsers.undiciWasm(input));
-        add(group, 'http-parser-js', () => parsers.httpParserJs(input));
-      }
+      if (llhttpWasm) add(group, 'undici llhttp-wasm', () => llhttpWasm.undiciWasm(input));
+      if (parsers) add(group, 'http-parser-js', () => parsers.httpParserJs(input));
     }
     for (const [group, { type, body }] of Object.entries(ENGINE_RESPONSES)) {
       if (node) add(group, 'node:http (llhttp)', () => node.nodeWrite(type, body), true);

@@ -3,7 +3,6 @@ import { FIRST_BLOCKS } from '../peers/hpack-first-blocks.js';
 import { BROWSER_REQUEST, FIFTY_FIELDS, RESPONSE } from '../peers/hpack-inputs.js';
 import { HpackDecoder, HpackEncoder } from '../../src/hpack/index.js';
 import type { BenchCase, Runtime, Suite } from '../harness/types.js';
-import { loadNodePeers } from './node-peers.js';
 import { optionalPeer } from '../harness/peers.js';
 
 export const hpackSuite: Suite = {
@@ -13,11 +12,9 @@ export const hpackSuite: Suite = {
     const cases: BenchCase[] = [];
     const add = (group: string, impl: string, setup: () => () => unknown, baseline = false) =>
       cases.push({ suite: 'hpack', group, impl, baseline, setup });
-    // hpack.js needs Node's Buffer: browsers run wirespeed alone, on the same bytes.
-    const hpackJs =
-      runtime === 'browser'
-        ? null
-        : await optionalPeer('hpack.js', () => loadNodePeers<typeof import('../peers/hpack-js.js')>('../peers/hpack-js.js'));
+    // hpack.js needs Node's Buffer and process: a browser gets them from node-globals.ts first.
+    if (runtime === 'browser') await import('../peers/node-globals.js');
+    const hpackJs = await optionalPeer('hpack.js', () => import('../peers/hpack-js.js'));
     const peers = hpackJs !== null;
     const hpackJsEncoder = () => hpackJs!.hpackJsEncoder();
     const hpackJsDecoder = () => hpackJs!.hpackJsDecoder();

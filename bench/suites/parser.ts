@@ -3,18 +3,20 @@
 import { latin1Encode, PARSER_INPUTS } from '../peers/http1-inputs.js';
 import { wirespeedLazy, wirespeedParseRequest, wirespeedStrings, type ParserDriver } from '../peers/wirespeed-parsers.js';
 import type { BenchCase, Runtime, Suite } from '../harness/types.js';
+import { optionalPeer } from '../harness/peers.js';
 import { loadNodePeers } from './node-peers.js';
 
 type NodeParsers = typeof import('../peers/http1-parsers.js');
+type Peers = Partial<NodeParsers> & { undiciWasm?: ParserDriver };
 
-const IMPLS: { impl: string; driver: (peers: NodeParsers | null) => ParserDriver; baseline?: boolean; runtimes: Runtime[] }[] = [
-  { impl: 'llhttp (node:http)', driver: (p) => p!.llhttpNode, baseline: true, runtimes: ['node'] },
+const IMPLS: { impl: string; driver: (peers: Peers) => ParserDriver | undefined; baseline?: boolean; runtimes: Runtime[] }[] = [
+  { impl: 'llhttp (node:http)', driver: (p) => p.llhttpNode, baseline: true, runtimes: ['node'] },
   { impl: 'wirespeed', driver: () => wirespeedStrings, runtimes: ['node', 'deno', 'browser'] },
   { impl: 'wirespeed (lazy, no strings)', driver: () => wirespeedLazy, runtimes: ['node', 'deno', 'browser'] },
   { impl: 'wirespeed parseRequest', driver: () => wirespeedParseRequest, runtimes: ['node', 'deno', 'browser'] },
-  { impl: 'undici llhttp-wasm', driver: (p) => p!.undiciWasm, runtimes: ['node', 'deno'] },
-  { impl: 'milo (wasm)', driver: (p) => p!.milo, runtimes: ['node', 'deno'] },
-  { impl: 'http-parser-js', driver: (p) => p!.httpParserJs, runtimes: ['node', 'deno'] },
+  { impl: 'undici llhttp-wasm', driver: (p) => p.undiciWasm, runtimes: ['node', 'deno', 'browser'] },
+  { impl: 'milo (wasm)', driver: (p) => p.milo, runtimes: ['node', 'deno'] },
+  { impl: 'http-parser-js', driver: (p) => p.httpParserJs, runtimes: ['node', 'deno'] },
 ];
 
 export const parserSuite: Suite = {
@@ -22,13 +24,18 @@ export const parserSuite: Suite = {
   description: 'HTTP/1.1 request parsing + method, url and all headers as strings',
   async cases(runtime: Runtime): Promise<BenchCase[]> {
     const cases: BenchCase[] = [];
-    const peers = runtime === 'browser' ? null : await loadNodePeers<NodeParsers>('../peers/http1-parsers.js');
+    const peers: Peers = { ...(runtime === 'browser' ? {} : await loadNodePeers<NodeParsers>('../peers/http1-parsers.js')) };
+    const llhttpWasm = await optionalPeer('undici llhttp-wasm', () => import('../peers/llhttp-wasm.js'));
+    if (llhttpWasm) peers.undiciWasm = llhttpWasm.undiciWasm;
     for (const [group, text] of Object.entries(PARSER_INPUTS)) {
       const input = latin1Encode(text);
       for (const { impl, driver, baseline, runtimes } of IMPLS) {
         if (!runtimes.includes(runtime)) continue;
         const make = driver(peers);
-        cases.push({ suite: 'parser', group, impl, baseline, setup: () => make(input) });
+        if (!make) continue; // its package is not installed (noted by optionalPeer)
+        // Without Node's own llhttp (in a browser), the same llhttp as wasm is the baseline.
+        const isBaseline = runtime === 'browser' ? impl === 'undici llhttp-wasm' : baseline;
+        cases.push({ suite: 'parser', group, impl, baseline: isBaseline, setup: () => make(input) });
       }
     }
     return cases;

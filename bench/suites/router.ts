@@ -4,7 +4,6 @@ import { GITHUB_REQUESTS, GITHUB_ROUTES } from '../peers/github-routes.js';
 import { ROUTERS, type Build, type Find, type Routes } from '../peers/routers.js';
 import { LeftOutError, optionalPeer } from '../harness/peers.js';
 import type { BenchCase, Suite } from '../harness/types.js';
-import { loadNodePeers } from './node-peers.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
 
@@ -148,16 +147,10 @@ export function scenarioOperation(find: Find, requests: [string, string][]): () 
 export const routerSuite: Suite = {
   name: 'router',
   description: 'route lookup (value + params) per request',
-  async cases(runtime): Promise<BenchCase[]> {
+  async cases(): Promise<BenchCase[]> {
     const cases: BenchCase[] = [];
-    const nodeOnly =
-      runtime === 'browser'
-        ? []
-        : (await loadNodePeers<typeof import('../peers/node-routers.js')>('../peers/node-routers.js')).NODE_ROUTERS;
-    // find-my-way first: the baseline; then the order the README's table shows.
-    const ordered = [ROUTERS[0], ...nodeOnly.slice(0, 1), ...ROUTERS.slice(1), ...nodeOnly.slice(1)];
     const routers: { name: string; build: Build }[] = [];
-    for (const peer of ordered) {
+    for (const peer of ROUTERS) {
       const build = await optionalPeer(peer.name, () => peer.load());
       if (build) routers.push({ name: peer.name, build });
     }

@@ -1,9 +1,10 @@
-// The dashboard shell: four views (a result, machines compared, reports, a run in this browser), the
-// view's whole state in the URL hash so any view can be shared as a link.
-import { useCallback, useEffect, useState } from 'react';
+// The dashboard shell: five views (the overview, a result, machines compared, reports, a run in
+// this browser), the view's whole state in the URL hash so any view can be shared as a link.
+import { useCallback, useEffect, useState, type KeyboardEvent } from 'react';
 import { listResults, type ResultSummary } from './api.js';
 import { parseHash, toHash, type ViewState } from './view-state.js';
 import { CompareView } from './views/CompareView.js';
+import { OverviewView } from './views/OverviewView.js';
 import { ReportView } from './views/ReportView.js';
 import { ResultView } from './views/ResultView.js';
 import { RunView } from './views/RunView.js';
@@ -22,6 +23,7 @@ function useHashState(): [ViewState, (state: ViewState) => void] {
 }
 
 const TABS: [ViewState['view'], string][] = [
+  ['overview', 'Overview'],
   ['results', 'Results'],
   ['compare', 'Machines'],
   ['report', 'Reports'],
@@ -33,6 +35,8 @@ function tabState(view: ViewState['view']): ViewState {
   switch (view) {
     case 'compare':
       return { view, runs: [], base: 0 };
+    case 'overview':
+      return { view };
     case 'results':
       return { view, run: null };
     case 'report':
@@ -40,6 +44,17 @@ function tabState(view: ViewState['view']): ViewState {
     case 'run':
       return { view };
   }
+}
+
+/** Left and right arrows move between the view links, Home and End to the first and last. */
+function moveBetweenTabs(event: KeyboardEvent<HTMLElement>) {
+  const links = [...event.currentTarget.querySelectorAll('a')];
+  const at = links.indexOf(document.activeElement as HTMLAnchorElement);
+  if (at === -1) return;
+  const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: links.length - 1 }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  links[(to + links.length) % links.length].focus();
 }
 
 export function App() {
@@ -61,7 +76,7 @@ export function App() {
     <>
       <header>
         <h1>wirespeed benchmarks</h1>
-        <nav>
+        <nav aria-label="views" onKeyDown={moveBetweenTabs}>
           {TABS.map(([view, label]) => (
             <a key={view} href={toHash(tabState(view))} aria-current={state.view === view ? 'page' : undefined}>
               {label}
@@ -76,8 +91,9 @@ export function App() {
           </div>
         )}
         {list === null && !error && <div className="card empty">Loading results…</div>}
+        {list !== null && state.view === 'overview' && <OverviewView list={list} />}
         {list !== null && state.view === 'results' && (
-          <ResultView list={list} run={state.run} onSelect={(run) => navigate({ view: 'results', run })} />
+          <ResultView list={list} run={state.run} suite={state.suite} onSelect={(run) => navigate({ view: 'results', run })} />
         )}
         {list !== null && state.view === 'compare' && (
           <CompareView

@@ -3,12 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { latin1Encode, PARSER_INPUTS, SIMPLE_GET, POST_WITH_BODY, BROWSER_GET } from '../../bench/peers/http1-inputs.js';
 import * as parsers from '../../bench/peers/http1-parsers.js';
+import { undiciWasm } from '../../bench/peers/llhttp-wasm.js';
 import { parseRequest } from '../../src/http1/index.js';
 
 const PEERS = {
   llhttpNode: parsers.llhttpNode,
   httpParserJs: parsers.httpParserJs,
-  undiciWasm: parsers.undiciWasm,
+  undiciWasm,
   milo: parsers.milo,
 };
 

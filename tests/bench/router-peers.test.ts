@@ -1,14 +1,13 @@
 // The router benchmark is fair only if every router resolves every request of a scenario to the
 // same route (or to nothing).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { NODE_ROUTERS } from '../../bench/peers/node-routers.js';
 import { ROUTERS, type Build } from '../../bench/peers/routers.js';
 import { SCENARIOS } from '../../bench/suites/router.js';
 
 describe('router benchmark peers', () => {
   let peers: { name: string; build: Build }[] = [];
   beforeAll(async () => {
-    peers = await Promise.all([...ROUTERS, ...NODE_ROUTERS].map(async (peer) => ({ name: peer.name, build: await peer.load() })));
+    peers = await Promise.all(ROUTERS.map(async (peer) => ({ name: peer.name, build: await peer.load() })));
   });
 
   it('the GitHub scenario has ~300 routes and its requests each name a route', () => {

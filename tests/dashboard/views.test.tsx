@@ -14,7 +14,9 @@ const reference = JSON.parse(readFileSync(new URL('../../docs/results/server.jso
 
 describe('view state in the URL hash', () => {
   it.each<ViewState>([
+    { view: 'overview' },
     { view: 'results', run: null },
+    { view: 'results', run: 'r.json', suite: 'parser' },
     { view: 'results', run: 'a b+c.json' },
     { view: 'compare', runs: ['x.json', 'y.json', 'z.json'], base: 2 },
     { view: 'run' },
@@ -25,8 +27,8 @@ describe('view state in the URL hash', () => {
   });
 
   it('falls back to safe values for a hand-edited link', () => {
-    expect(parseHash('')).toEqual({ view: 'results', run: null });
-    expect(parseHash('#view=nonsense')).toEqual({ view: 'results', run: null });
+    expect(parseHash('')).toEqual({ view: 'overview' });
+    expect(parseHash('#view=nonsense')).toEqual({ view: 'overview' });
     expect(parseHash('#view=compare&runs=a.json,,b.json&base=7')).toEqual({ view: 'compare', runs: ['a.json', 'b.json'], base: 0 });
     expect(parseHash('#view=compare&runs=a.json,b.json&base=-1')).toMatchObject({ base: 0 });
   });

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { CaseResult } from '../../../bench/harness/types.js';
 import { download } from '../export.js';
 import { Chart, PALETTE } from './register.js';
+import { applyTheme, useTheme } from './style.js';
 
 export interface RunCases {
   label: string;
@@ -23,10 +24,16 @@ export function CompareChart({ title, impls, runs }: { title: string; impls: str
   const canvas = useRef<HTMLCanvasElement>(null);
   const chart = useRef<Chart | null>(null);
   const [mode, setMode] = useState<'bars' | 'box'>('bars');
+  const theme = useTheme();
 
   useEffect(() => {
     if (!canvas.current) return;
-    const common = { animation: false as const, responsive: true, plugins: { legend: { position: 'bottom' as const } } };
+    applyTheme(theme);
+    const common = {
+      animation: false as const,
+      responsive: true,
+      plugins: { legend: { position: 'right' as const, align: 'start' as const } },
+    };
     const axis = { y: { beginAtZero: mode === 'bars', title: { display: true, text: 'ns per operation (lower is better)' } } };
     chart.current =
       mode === 'bars'
@@ -62,7 +69,7 @@ export function CompareChart({ title, impls, runs }: { title: string; impls: str
       chart.current?.destroy();
       chart.current = null;
     };
-  }, [impls, runs, mode]);
+  }, [impls, runs, mode, theme]);
 
   return (
     <figure className="chart">

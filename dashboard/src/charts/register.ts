@@ -14,6 +14,7 @@ import {
   Tooltip,
 } from 'chart.js';
 import { BarWithErrorBar, BarWithErrorBarsController } from 'chartjs-chart-error-bars';
+import { barLabels } from './style.js';
 
 Chart.register(
   BarController,
@@ -30,9 +31,10 @@ Chart.register(
   LogarithmicScale,
   Legend,
   Tooltip,
+  barLabels,
 );
 
-/** One colour per run, wirespeed's blue first. */
-export const PALETTE = ['#1f6feb', '#d9822b', '#2da44e', '#8250df', '#cf222e', '#57606a', '#bf8700', '#0a7a7a'];
+/** One colour per run (Okabe & Ito's colour-blind-safe palette), wirespeed's blue first. */
+export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#D55E00', '#56B4E9', '#999999', '#F0E442'];
 
 export { Chart };

@@ -12,15 +12,11 @@ export type BrowserSuite = (typeof BROWSER_SUITES)[number];
 export const NODE_ONLY_PEERS: Record<BrowserSuite, [peer: string, why: string][]> = {
   parser: [
     ['llhttp (node:http)', "Node's own parser, a C++ binding of node:http"],
-    ['undici llhttp-wasm', "loaded from undici's package with Node's require; not bundled for browsers yet"],
     ['milo (wasm)', 'its npm build loads its wasm through Node APIs'],
     ['http-parser-js', "needs Node's Buffer"],
   ],
-  hpack: [['hpack.js', "needs Node's Buffer and streams"]],
-  router: [
-    ['find-my-way', 'imports node:assert'],
-    ['koa-tree-router', "CommonJS loaded with Node's require"],
-  ],
+  hpack: [],
+  router: [],
   ipc: [
     ['Unix socket, child process stdio', 'operating-system pipes: node:net and node:child_process'],
     ['Worker MessagePort, SharedArrayBuffer ring', "node:worker_threads (a browser's Worker would be another case)"],

@@ -5,6 +5,8 @@ import type { ResultSummary } from '../api.js';
 import { GroupChart } from '../charts/GroupChart.js';
 import { download } from '../export.js';
 import { useResult } from '../use-result.js';
+import { toHash } from '../view-state.js';
+import { RunPicker, type PickerRun } from './RunPicker.js';
 import { formatNs } from '../../../bench/harness/format.js';
 
 function groupsOf(cases: CaseResult[]): [string, CaseResult[]][] {
@@ -76,9 +78,33 @@ export function ResultBody({ result }: { result: ResultFile }) {
   );
 }
 
-export function ResultView({ list, run, onSelect }: { list: ResultSummary[]; run: string | null; onSelect: (name: string) => void }) {
+/** A stored run as the run picker lists it. */
+export function summaryRun(r: ResultSummary): PickerRun {
+  const notes = [r.quick ? 'quick' : '', r.filtered ? 'filtered' : ''].filter(Boolean);
+  return {
+    key: r.name,
+    machine: r.machine,
+    suites: r.suites,
+    createdAt: r.createdAt,
+    detail: `${r.name} · ${r.cases} cases${notes.length ? ` · ${notes.join(', ')}` : ''}`,
+  };
+}
+
+export function ResultView({
+  list,
+  run,
+  suite,
+  onSelect,
+}: {
+  list: ResultSummary[];
+  run: string | null;
+  /** Only this suite's groups (the overview links to one suite of a run). */
+  suite?: string;
+  onSelect: (name: string) => void;
+}) {
   const name = run ?? list[0]?.name ?? null;
   const { file: result, error } = useResult(name);
+  const pickerRuns = useMemo(() => list.map(summaryRun), [list]);
 
   if (list.length === 0) {
     return (
@@ -91,20 +117,16 @@ export function ResultView({ list, run, onSelect }: { list: ResultSummary[]; run
   return (
     <>
       <div className="card">
-        <label>
-          Result file{' '}
-          <select value={name ?? ''} onChange={(e) => onSelect(e.target.value)} aria-label="result file">
-            {list.map((r) => (
-              <option key={r.name} value={r.name}>
-                {r.name} · {r.createdAt.slice(0, 16)} · {r.suites.join(', ')} · {r.runtime} {r.runtimeVersion} · {r.cpuModel}
-              </option>
-            ))}
-          </select>
-        </label>{' '}
+        <RunPicker runs={pickerRuns} value={name} onChange={onSelect} label="Result file" />{' '}
         {result && (
           <button type="button" onClick={() => download(name!, new Blob([JSON.stringify(result, null, 1)], { type: 'application/json' }))}>
             Download JSON
           </button>
+        )}
+        {suite && (
+          <p className="muted small">
+            Only the {suite} suite of this run — <a href={toHash({ view: 'results', run: name })}>show every suite</a>
+          </p>
         )}
         {error && (
           <p role="alert">
@@ -112,7 +134,7 @@ export function ResultView({ list, run, onSelect }: { list: ResultSummary[]; run
           </p>
         )}
       </div>
-      {result && <ResultBody result={result} />}
+      {result && <ResultBody result={suite ? { ...result, cases: result.cases.filter((c) => c.suite === suite) } : result} />}
     </>
   );
 }

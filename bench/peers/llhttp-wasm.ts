@@ -1,0 +1,59 @@
+// undici's llhttp compiled to wasm, driven as undici's client drives it (callbacks into JS that
+// make each string with Buffer's latin1Slice). Runs on Node, Deno and in browsers: the package's
+// module exports the wasm bytes as a Buffer; a browser bundle maps node:buffer to the `buffer`
+// package (vite.config.ts).
+import { Buffer } from 'node:buffer';
+import bytes from 'undici/lib/llhttp/llhttp-wasm.js';
+import constants from 'undici/lib/llhttp/constants.js';
+import type { ParserDriver } from './wirespeed-parsers.js';
+
+/** Bytes → latin1 string, as node:http and undici make them. */
+type Latin1Buffer = Buffer & { latin1Slice?(start: number, end: number): string };
+
+interface LlhttpWasm {
+  memory: WebAssembly.Memory;
+  llhttp_alloc(type: number): number;
+  malloc(size: number): number;
+  llhttp_execute(parser: number, data: number, length: number): number;
+  llhttp_get_method(parser: number): number;
+  _initialize?(): void;
+}
+
+const methodNames: string[] = [];
+for (const [name, value] of Object.entries(constants.METHODS)) methodNames[value] = name;
+// Compiled on first use (a browser allows a synchronous compile of this size only off the page's thread).
+let compiled: WebAssembly.Module | undefined;
+
+export const undiciWasm: ParserDriver = (input) => {
+  let sink = 0;
+  // The memory view is made once the instance exists; the callbacks only run after that.
+  const memory: { view?: Latin1Buffer } = {};
+  // Node's and Deno's Buffer have latin1Slice (what undici calls); the browser's `buffer` package
+  // has the same through toString.
+  const text = (at: number, len: number) =>
+    memory.view!.latin1Slice ? memory.view!.latin1Slice(at, at + len) : memory.view!.toString('latin1', at, at + len);
+  compiled ??= new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
+  const instance = new WebAssembly.Instance(compiled, {
+    env: {
+      wasm_on_url: (_p: number, at: number, len: number) => ((sink += text(at, len).length), 0),
+      wasm_on_status: () => 0,
+      wasm_on_message_begin: () => 0,
+      wasm_on_header_field: (_p: number, at: number, len: number) => ((sink += text(at, len).length), 0),
+      wasm_on_header_value: (_p: number, at: number, len: number) => ((sink += text(at, len).length), 0),
+      wasm_on_headers_complete: (p: number) => ((sink += methodNames[llhttp.llhttp_get_method(p)].length), 0),
+      wasm_on_body: (_p: number, _at: number, len: number) => ((sink += len), 0),
+      wasm_on_message_complete: () => 0,
+    },
+  });
+  const llhttp = instance.exports as unknown as LlhttpWasm;
+  llhttp._initialize?.();
+  const parser = llhttp.llhttp_alloc(constants.TYPE.REQUEST);
+  const data = llhttp.malloc(input.length);
+  memory.view = Buffer.from(llhttp.memory.buffer) as Latin1Buffer;
+  return () => {
+    memory.view!.set(input, data);
+    const rc = llhttp.llhttp_execute(parser, data, input.length);
+    if (rc !== 0) throw new Error(`llhttp wasm error ${rc}`);
+    return sink;
+  };
+};
