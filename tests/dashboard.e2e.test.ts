@@ -13,6 +13,7 @@ import { suiteRows } from '../bench/reports/markdown.js';
 import { overviewRuns, speedupWords, suiteOverview } from '../bench/reports/overview.js';
 import type { ResultSummary } from '../bench/dashboard/store.js';
 import { formatFactor } from '../dashboard/src/charts/style.js';
+import { formatNs } from '../bench/harness/format.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const cli = join(root, 'dist/bench/cli.js');
@@ -112,6 +113,15 @@ describe('dashboard', () => {
     expect(await page.locator('canvas').count()).toBe(1);
     const table = await page.locator('table').innerText();
     expect(table).toContain('llhttp (node:http)');
+    // Each bar says its median; "× fastest" turns them into multiples of the fastest.
+    const run = JSON.parse(readFileSync(join(uploadsDir, 'run.json'), 'utf8')) as ResultFile;
+    const canvas = page.locator('canvas');
+    await expect.poll(() => canvas.getAttribute('data-labels')).toBe(JSON.stringify(run.cases.map((c) => formatNs(c.stats.median))));
+    await page.getByRole('button', { name: '× fastest' }).click();
+    const fastest = Math.min(...run.cases.map((c) => c.stats.median));
+    await expect
+      .poll(() => page.locator('canvas').getAttribute('data-labels'))
+      .toBe(JSON.stringify(run.cases.map((c) => formatFactor(c.stats.median / fastest))));
     await page.screenshot({ path: join(artifacts, 'dashboard-result.png'), fullPage: true });
     expect(errors).toEqual([]);
   });

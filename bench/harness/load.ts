@@ -286,14 +286,16 @@ export async function runWrk(server: ServerProcess, port: number, spec: LoadSpec
     `http://127.0.0.1:${port}${spec.path}`,
   ]);
   const out = run.out;
+  // The percentiles are read from wrk's "Latency Distribution" block only.
+  const distribution = out.slice(Math.max(0, out.indexOf('Latency Distribution')));
   return loadRun(spec, run, {
     requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? 0),
     requestsPerSec: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
     latencyMeanMs: parseDuration(/Latency\s+(\S+)/.exec(out)?.[1] ?? ''),
-    latencyP50Ms: parseDuration(/\s50%\s+(\S+)/.exec(out)?.[1] ?? ''),
-    latencyP75Ms: parseDuration(/\s75%\s+(\S+)/.exec(out)?.[1] ?? ''),
-    latencyP90Ms: parseDuration(/\s90%\s+(\S+)/.exec(out)?.[1] ?? ''),
-    latencyP99Ms: parseDuration(/\s99%\s+(\S+)/.exec(out)?.[1] ?? ''),
+    latencyP50Ms: parseDuration(/\s50%\s+(\S+)/.exec(distribution)?.[1] ?? ''),
+    latencyP75Ms: parseDuration(/\s75%\s+(\S+)/.exec(distribution)?.[1] ?? ''),
+    latencyP90Ms: parseDuration(/\s90%\s+(\S+)/.exec(distribution)?.[1] ?? ''),
+    latencyP99Ms: parseDuration(/\s99%\s+(\S+)/.exec(distribution)?.[1] ?? ''),
     transferBytesPerSec: parseBytes(/Transfer\/sec:\s+(\S+)/.exec(out)?.[1] ?? ''),
     errors:
       Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) +

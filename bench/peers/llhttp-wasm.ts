@@ -5,10 +5,8 @@
 import { Buffer } from 'node:buffer';
 import bytes from 'undici/lib/llhttp/llhttp-wasm.js';
 import constants from 'undici/lib/llhttp/constants.js';
+import { latin1Slicer } from './latin1-slice.js';
 import type { ParserDriver } from './wirespeed-parsers.js';
-
-/** Bytes → latin1 string, as node:http and undici make them. */
-type Latin1Buffer = Buffer & { latin1Slice?(start: number, end: number): string };
 
 interface LlhttpWasm {
   memory: WebAssembly.Memory;
@@ -26,12 +24,9 @@ let compiled: WebAssembly.Module | undefined;
 
 export const undiciWasm: ParserDriver = (input) => {
   let sink = 0;
-  // The memory view is made once the instance exists; the callbacks only run after that.
-  const memory: { view?: Latin1Buffer } = {};
-  // Node's and Deno's Buffer have latin1Slice (what undici calls); the browser's `buffer` package
-  // has the same through toString.
-  const text = (at: number, len: number) =>
-    memory.view!.latin1Slice ? memory.view!.latin1Slice(at, at + len) : memory.view!.toString('latin1', at, at + len);
+  // The memory's view is made once the instance exists; the callbacks only run after that.
+  const memory: { slice?: (start: number, end: number) => string } = {};
+  const text = (at: number, len: number) => memory.slice!(at, at + len);
   compiled ??= new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
   const instance = new WebAssembly.Instance(compiled, {
     env: {
@@ -49,9 +44,10 @@ export const undiciWasm: ParserDriver = (input) => {
   llhttp._initialize?.();
   const parser = llhttp.llhttp_alloc(constants.TYPE.REQUEST);
   const data = llhttp.malloc(input.length);
-  memory.view = Buffer.from(llhttp.memory.buffer) as Latin1Buffer;
+  const view = Buffer.from(llhttp.memory.buffer);
+  memory.slice = latin1Slicer(view);
   return () => {
-    memory.view!.set(input, data);
+    view.set(input, data);
     const rc = llhttp.llhttp_execute(parser, data, input.length);
     if (rc !== 0) throw new Error(`llhttp wasm error ${rc}`);
     return sink;

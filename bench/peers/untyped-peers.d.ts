@@ -1,4 +1,5 @@
-// CommonJS peers without types: the two modules of undici's package the llhttp-wasm peer loads, and hpack.js.
+// CommonJS peers without types: the two modules of undici's package the llhttp-wasm peer loads,
+// hpack.js and Milo's module with its wasm inline.
 declare module 'undici/lib/llhttp/llhttp-wasm.js' {
   /** The wasm module's bytes (a Buffer). */
   const bytes: Uint8Array;
@@ -11,4 +12,8 @@ declare module 'undici/lib/llhttp/constants.js' {
 declare module 'hpack.js' {
   const hpack: unknown;
   export default hpack;
+}
+declare module '@perseveranza-pets/milo/index-with-wasm.js' {
+  const milo: unknown;
+  export default milo;
 }

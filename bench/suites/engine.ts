@@ -49,6 +49,7 @@ export const engineSuite: Suite = {
       cases.push({ suite: 'engine', group, impl, baseline, setup });
     const parsers = runtime === 'browser' ? null : await loadNodePeers<NodeParsers>('../peers/http1-parsers.js');
     const llhttpWasm = parsers && (await optionalPeer('undici llhttp-wasm', () => import('../peers/llhttp-wasm.js')));
+    const httpParserJs = parsers && (await optionalPeer('http-parser-js', () => import('../peers/http-parser-js.js')));
     const node = runtime === 'node' ? await loadNodePeers<NodeEngine>('../peers/node-http-engine.js') : null;
 
     for (const [group, text] of Object.entries(ENGINE_REQUESTS)) {
@@ -56,7 +57,7 @@ export const engineSuite: Suite = {
       if (parsers && runtime === 'node') add(group, 'node:http (llhttp)', () => parsers.llhttpNode(input), true);
       add(group, 'wirespeed', () => wirespeedStrings(input));
       if (llhttpWasm) add(group, 'undici llhttp-wasm', () => llhttpWasm.undiciWasm(input));
-      if (parsers) add(group, 'http-parser-js', () => parsers.httpParserJs(input));
+      if (httpParserJs) add(group, 'http-parser-js', () => httpParserJs.httpParserJs(input));
     }
     for (const [group, { type, body }] of Object.entries(ENGINE_RESPONSES)) {
       if (node) add(group, 'node:http (llhttp)', () => node.nodeWrite(type, body), true);

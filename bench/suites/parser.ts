@@ -6,8 +6,7 @@ import type { BenchCase, Runtime, Suite } from '../harness/types.js';
 import { optionalPeer } from '../harness/peers.js';
 import { loadNodePeers } from './node-peers.js';
 
-type NodeParsers = typeof import('../peers/http1-parsers.js');
-type Peers = Partial<NodeParsers> & { undiciWasm?: ParserDriver };
+type Peers = Partial<Record<'llhttpNode' | 'undiciWasm' | 'milo' | 'httpParserJs', ParserDriver>>;
 
 const IMPLS: { impl: string; driver: (peers: Peers) => ParserDriver | undefined; baseline?: boolean; runtimes: Runtime[] }[] = [
   { impl: 'llhttp (node:http)', driver: (p) => p.llhttpNode, baseline: true, runtimes: ['node'] },
@@ -15,18 +14,27 @@ const IMPLS: { impl: string; driver: (peers: Peers) => ParserDriver | undefined;
   { impl: 'wirespeed (lazy, no strings)', driver: () => wirespeedLazy, runtimes: ['node', 'deno', 'browser'] },
   { impl: 'wirespeed parseRequest', driver: () => wirespeedParseRequest, runtimes: ['node', 'deno', 'browser'] },
   { impl: 'undici llhttp-wasm', driver: (p) => p.undiciWasm, runtimes: ['node', 'deno', 'browser'] },
-  { impl: 'milo (wasm)', driver: (p) => p.milo, runtimes: ['node', 'deno'] },
-  { impl: 'http-parser-js', driver: (p) => p.httpParserJs, runtimes: ['node', 'deno'] },
+  { impl: 'milo (wasm)', driver: (p) => p.milo, runtimes: ['node', 'deno', 'browser'] },
+  { impl: 'http-parser-js', driver: (p) => p.httpParserJs, runtimes: ['node', 'deno', 'browser'] },
 ];
+
+/** The peers' drivers: those whose packages are installed (optionalPeer notes the others). */
+async function loadPeers(runtime: Runtime): Promise<Peers> {
+  const node = runtime === 'node' ? await loadNodePeers<typeof import('../peers/http1-parsers.js')>('../peers/http1-parsers.js') : null;
+  return {
+    llhttpNode: node?.llhttpNode,
+    undiciWasm: (await optionalPeer('undici llhttp-wasm', () => import('../peers/llhttp-wasm.js')))?.undiciWasm,
+    milo: (await optionalPeer('milo (wasm)', () => import('../peers/milo.js')))?.milo,
+    httpParserJs: (await optionalPeer('http-parser-js', () => import('../peers/http-parser-js.js')))?.httpParserJs,
+  };
+}
 
 export const parserSuite: Suite = {
   name: 'parser',
   description: 'HTTP/1.1 request parsing + method, url and all headers as strings',
   async cases(runtime: Runtime): Promise<BenchCase[]> {
     const cases: BenchCase[] = [];
-    const peers: Peers = { ...(runtime === 'browser' ? {} : await loadNodePeers<NodeParsers>('../peers/http1-parsers.js')) };
-    const llhttpWasm = await optionalPeer('undici llhttp-wasm', () => import('../peers/llhttp-wasm.js'));
-    if (llhttpWasm) peers.undiciWasm = llhttpWasm.undiciWasm;
+    const peers = await loadPeers(runtime);
     for (const [group, text] of Object.entries(PARSER_INPUTS)) {
       const input = latin1Encode(text);
       for (const { impl, driver, baseline, runtimes } of IMPLS) {

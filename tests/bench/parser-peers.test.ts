@@ -4,13 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { latin1Encode, PARSER_INPUTS, SIMPLE_GET, POST_WITH_BODY, BROWSER_GET } from '../../bench/peers/http1-inputs.js';
 import * as parsers from '../../bench/peers/http1-parsers.js';
 import { undiciWasm } from '../../bench/peers/llhttp-wasm.js';
+import { httpParserJs } from '../../bench/peers/http-parser-js.js';
+import { milo } from '../../bench/peers/milo.js';
 import { parseRequest } from '../../src/http1/index.js';
 
 const PEERS = {
   llhttpNode: parsers.llhttpNode,
-  httpParserJs: parsers.httpParserJs,
+  httpParserJs,
   undiciWasm,
-  milo: parsers.milo,
+  milo,
 };
 
 describe('parser benchmark peers', () => {

@@ -10,11 +10,7 @@ export type BrowserSuite = (typeof BROWSER_SUITES)[number];
  * them: `npx wirespeed bench`). Every other peer of the suite runs here, in the same worker.
  */
 export const NODE_ONLY_PEERS: Record<BrowserSuite, [peer: string, why: string][]> = {
-  parser: [
-    ['llhttp (node:http)', "Node's own parser, a C++ binding of node:http"],
-    ['milo (wasm)', 'its npm build loads its wasm through Node APIs'],
-    ['http-parser-js', "needs Node's Buffer"],
-  ],
+  parser: [['llhttp (node:http)', "Node's own parser, a C++ binding of node:http"]],
   hpack: [],
   router: [],
   ipc: [
