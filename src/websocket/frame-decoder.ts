@@ -35,6 +35,14 @@ export class FrameDecoder {
   /** The decoder's state between reads (WS_STATE_WORDS words; a plain array: no typed-array backing store per connection). */
   private readonly state: number[] = new Array<number>(WS_STATE_WORDS).fill(0);
   private held: Uint8Array | null = null;
+  /**
+   * The records of one wasm call, copied out before the sink runs (it may use the core itself),
+   * kept across reads: the sink never pushes into its own decoder, so one set serves every call.
+   * They grow to the most records one read had (an idle connection holds three empty arrays).
+   */
+  private readonly bits: number[] = [];
+  private readonly lengths: number[] = [];
+  private readonly pieces: (Uint8Array | null)[] = [];
   private readonly maxFrame: number;
   private readonly options: number;
 
@@ -61,9 +69,7 @@ export class FrameDecoder {
       const count = table[WsFrame.RECORD_COUNT];
       const input = core.bytes;
       const base = core.inputPtr;
-      const bits: number[] = new Array<number>(count);
-      const lengths: number[] = new Array<number>(count);
-      const pieces: (Uint8Array | null)[] = new Array<Uint8Array | null>(count);
+      const { bits, lengths, pieces } = this;
       for (let i = 0; i < count; i++) {
         const at = WsFrame.RECORDS + i * WsFrame.RECORD_WORDS;
         bits[i] = table[at];
@@ -75,6 +81,7 @@ export class FrameDecoder {
       for (let i = 0; i < count; i++) {
         if (lengths[i] !== NONE) this.sink.frameStart(bits[i] & 0xff, lengths[i]);
         const piece = pieces[i];
+        pieces[i] = null; // the sink keeps it, not the decoder
         if (piece) this.sink.payload(piece);
         if (bits[i] & RECORD_FRAME_END) this.sink.frameEnd();
       }
