@@ -45,6 +45,11 @@ export interface Transport {
   readonly encrypted: boolean;
   /** The protocol TLS ALPN chose ('h2', 'http/1.1'), or null (cleartext, or no ALPN). */
   readonly alpnProtocol: string | null;
+  /**
+   * Bytes for a buffer the caller fills completely before writing it: the runtime's cheapest
+   * (Node: Buffer.allocUnsafe, a slice of a pool, not zeroed). Absent: `new Uint8Array`.
+   */
+  allocate?(size: number): Uint8Array;
 }
 
 /** What an adapter calls on the connection. Chunks given to `onData` must not be reused later. */

@@ -79,6 +79,10 @@ class SocketTransport implements Transport {
     this.flushText();
     return socket.write(data);
   }
+  allocate(size: number): Uint8Array {
+    // A slice of Node's pool, not zeroed: the caller writes every byte (a WebSocket frame).
+    return Buffer.allocUnsafe(size);
+  }
   cork(): void {
     if (this.corks++ === 0) this.socket.cork();
   }

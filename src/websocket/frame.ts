@@ -17,17 +17,34 @@ const LENGTH_16 = 126;
 const LENGTH_64 = 127;
 const TWO_32 = 0x1_0000_0000;
 
+const newBytes = (size: number) => new Uint8Array(size);
+
+/** The size of a server frame's header for `length` payload bytes (2, 4 or 10). */
+function headerSize(length: number): number {
+  return length < LENGTH_16 ? 2 : length <= 0xffff ? 4 : 10;
+}
+
+/** Writes the header of a server frame carrying `length` payload bytes at the start of `frame`. */
+function writeHeader(frame: Uint8Array, first: number, length: number): void {
+  frame[0] = first;
+  if (length < LENGTH_16) {
+    frame[1] = length;
+  } else if (length <= 0xffff) {
+    frame[1] = LENGTH_16;
+    frame[2] = length >> 8;
+    frame[3] = length & 0xff;
+  } else {
+    frame[1] = LENGTH_64;
+    const view = new DataView(frame.buffer, frame.byteOffset, 10);
+    view.setUint32(2, Math.floor(length / TWO_32));
+    view.setUint32(6, length % TWO_32);
+  }
+}
+
 /** The header of a server frame carrying `length` payload bytes (2, 4 or 10 bytes). */
 export function frameHeader(opcode: number, length: number, { fin = true, compressed = false } = {}): Uint8Array {
-  const first = (fin ? FIN : 0) | (compressed ? RSV1 : 0) | opcode;
-  if (length < LENGTH_16) return new Uint8Array([first, length]);
-  if (length <= 0xffff) return new Uint8Array([first, LENGTH_16, length >> 8, length & 0xff]);
-  const header = new Uint8Array(10);
-  header[0] = first;
-  header[1] = LENGTH_64;
-  const view = new DataView(header.buffer);
-  view.setUint32(2, Math.floor(length / TWO_32));
-  view.setUint32(6, length % TWO_32);
+  const header = new Uint8Array(headerSize(length));
+  writeHeader(header, (fin ? FIN : 0) | (compressed ? RSV1 : 0) | opcode, length);
   return header;
 }
 
@@ -47,10 +64,16 @@ export function frameHeaderText(opcode: number, length: number): string {
 }
 
 /** A whole frame (header and payload) in one buffer: one write for a small message. */
-export function encodeFrame(opcode: number, payload: Uint8Array, options?: { fin?: boolean; compressed?: boolean }): Uint8Array {
-  const header = frameHeader(opcode, payload.length, options);
-  const frame = new Uint8Array(header.length + payload.length);
-  frame.set(header);
-  frame.set(payload, header.length);
+export function encodeFrame(
+  opcode: number,
+  payload: Uint8Array,
+  options?: { fin?: boolean; compressed?: boolean },
+  allocate: (size: number) => Uint8Array = newBytes,
+): Uint8Array {
+  // The header is written in place: one allocation per frame, every byte of it written.
+  const size = headerSize(payload.length);
+  const frame = allocate(size + payload.length);
+  writeHeader(frame, (options?.fin === false ? 0 : FIN) | (options?.compressed ? RSV1 : 0) | opcode, payload.length);
+  frame.set(payload, size);
   return frame;
 }

@@ -146,6 +146,20 @@ describe('frames the server writes', () => {
     expect([...encodeFrame(9, Uint8Array.of(7))]).toEqual([0x89, 1, 7]);
   });
 
+  it('a whole frame is its header then its payload, at every length form and flag, every byte written', () => {
+    for (const length of [0, 125, 126, 65_535, 65_536]) {
+      const payload = Uint8Array.from({ length }, (_, i) => (i * 7) & 0xff);
+      for (const options of [undefined, { fin: false }, { compressed: true }, { fin: false, compressed: true }]) {
+        // Into memory that is not zeroed (Node's transport gives Buffer.allocUnsafe): every byte is written.
+        const frame = encodeFrame(2, payload, options, (size) => new Uint8Array(size).fill(0xee));
+        const header = frameHeader(2, length, options);
+        expect(frame.length, `${length} ${JSON.stringify(options)}`).toBe(header.length + length);
+        expect([...frame.subarray(0, header.length)]).toEqual([...header]);
+        expect(frame.subarray(header.length)).toEqual(payload);
+      }
+    }
+  });
+
   it('close payloads: code then reason; a received one is checked (§5.5.1, §7.4)', () => {
     expect([...closePayload(1000, 'ok')]).toEqual([0x03, 0xe8, 0x6f, 0x6b]);
     expect(closePayload(undefined).length).toBe(0);
