@@ -17,7 +17,10 @@ const LENGTH_16 = 126;
 const LENGTH_64 = 127;
 const TWO_32 = 0x1_0000_0000;
 
-const newBytes = (size: number) => new Uint8Array(size);
+/** Where a frame's buffer comes from (a server transport: Node's gives Buffer.allocUnsafe); absent: `new Uint8Array`. */
+export interface FrameMemory {
+  allocate?(size: number): Uint8Array;
+}
 
 /** The size of a server frame's header for `length` payload bytes (2, 4 or 10). */
 function headerSize(length: number): number {
@@ -68,11 +71,11 @@ export function encodeFrame(
   opcode: number,
   payload: Uint8Array,
   options?: { fin?: boolean; compressed?: boolean },
-  allocate: (size: number) => Uint8Array = newBytes,
+  memory?: FrameMemory,
 ): Uint8Array {
   // The header is written in place: one allocation per frame, every byte of it written.
   const size = headerSize(payload.length);
-  const frame = allocate(size + payload.length);
+  const frame = memory?.allocate ? memory.allocate(size + payload.length) : new Uint8Array(size + payload.length);
   writeHeader(frame, (options?.fin === false ? 0 : FIN) | (options?.compressed ? RSV1 : 0) | opcode, payload.length);
   frame.set(payload, size);
   return frame;

@@ -151,7 +151,7 @@ describe('frames the server writes', () => {
       const payload = Uint8Array.from({ length }, (_, i) => (i * 7) & 0xff);
       for (const options of [undefined, { fin: false }, { compressed: true }, { fin: false, compressed: true }]) {
         // Into memory that is not zeroed (Node's transport gives Buffer.allocUnsafe): every byte is written.
-        const frame = encodeFrame(2, payload, options, (size) => new Uint8Array(size).fill(0xee));
+        const frame = encodeFrame(2, payload, options, { allocate: (size) => new Uint8Array(size).fill(0xee) });
         const header = frameHeader(2, length, options);
         expect(frame.length, `${length} ${JSON.stringify(options)}`).toBe(header.length + length);
         expect([...frame.subarray(0, header.length)]).toEqual([...header]);

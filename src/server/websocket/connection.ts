@@ -52,8 +52,6 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
   private failure: WebSocketError | null = null;
   private lastReceived = Date.now();
   private pingSentAt = 0;
-  /** Frame buffers, from the transport's cheapest allocation. */
-  private readonly allocate = (size: number) => this.transport.allocate?.(size) ?? new Uint8Array(size);
 
   constructor(
     private readonly transport: Transport,
@@ -181,10 +179,10 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
     if (deflate && payload.length >= COMPRESS_THRESHOLD) {
       // RFC 7692 §6: RSV1 on the (only) frame marks the message compressed.
       const compressed = deflate.codec.deflate(payload, deflate.params.serverWindowBits);
-      this.transport.write(encodeFrame(opcode, compressed, { compressed: true }, this.allocate));
+      this.transport.write(encodeFrame(opcode, compressed, { compressed: true }, this.transport));
       return;
     }
-    this.transport.write(encodeFrame(opcode, payload, undefined, this.allocate));
+    this.transport.write(encodeFrame(opcode, payload, undefined, this.transport));
   }
 
   sendText(text: string): void {
