@@ -1,11 +1,10 @@
 // undici's llhttp compiled to wasm, driven as undici's client drives it (callbacks into JS that
-// make each string with Buffer's latin1Slice). Runs on Node, Deno and in browsers: the package's
-// module exports the wasm bytes as a Buffer; a browser bundle maps node:buffer to the `buffer`
-// package (vite.config.ts).
-import { Buffer } from 'node:buffer';
+// make each string; here with src/latin1.ts, Buffer's latin1Slice where the runtime has it, as
+// undici does). Runs on Node, Deno and in browsers: the package's module exports the wasm bytes
+// as a Buffer; a browser bundle maps node:buffer to the `buffer` package (vite.config.ts).
 import bytes from 'undici/lib/llhttp/llhttp-wasm.js';
 import constants from 'undici/lib/llhttp/constants.js';
-import { latin1Slicer } from './latin1-slice.js';
+import { latin1Range } from '../../src/latin1.js';
 import type { ParserDriver } from './wirespeed-parsers.js';
 
 interface LlhttpWasm {
@@ -25,8 +24,8 @@ let compiled: WebAssembly.Module | undefined;
 export const undiciWasm: ParserDriver = (input) => {
   let sink = 0;
   // The memory's view is made once the instance exists; the callbacks only run after that.
-  const memory: { slice?: (start: number, end: number) => string } = {};
-  const text = (at: number, len: number) => memory.slice!(at, at + len);
+  const memory: { view?: Uint8Array } = {};
+  const text = (at: number, len: number) => latin1Range(memory.view!, at, at + len);
   compiled ??= new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
   const instance = new WebAssembly.Instance(compiled, {
     env: {
@@ -44,8 +43,8 @@ export const undiciWasm: ParserDriver = (input) => {
   llhttp._initialize?.();
   const parser = llhttp.llhttp_alloc(constants.TYPE.REQUEST);
   const data = llhttp.malloc(input.length);
-  const view = Buffer.from(llhttp.memory.buffer);
-  memory.slice = latin1Slicer(view);
+  const view = new Uint8Array(llhttp.memory.buffer);
+  memory.view = view;
   return () => {
     view.set(input, data);
     const rc = llhttp.llhttp_execute(parser, data, input.length);

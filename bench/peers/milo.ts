@@ -1,9 +1,8 @@
 // Milo: a Rust HTTP/1.1 parser compiled to wasm, with offset callbacks. Its package's
 // index-with-wasm.js carries the wasm inline (index.js reads it with node:fs), so the same module
 // runs on Node, Deno and in browsers.
-import { Buffer } from 'node:buffer';
 import miloPackage from '@perseveranza-pets/milo/index-with-wasm.js';
-import { latin1Slicer } from './latin1-slice.js';
+import { latin1Range } from '../../src/latin1.js';
 import type { ParserDriver } from './wirespeed-parsers.js';
 
 interface Milo {
@@ -27,8 +26,7 @@ interface Milo {
 export const milo: ParserDriver = (input) => {
   const m = (miloPackage as { milo: Milo }).milo;
   let sink = 0;
-  const slice = latin1Slicer(Buffer.from(input));
-  const text = (at: number, len: number) => slice(at, at + len);
+  const text = (at: number, len: number) => latin1Range(input, at, at + len);
   const parser = m.create();
   m.setMode(parser, m.MESSAGE_TYPE_REQUEST);
   m.setOnMethod(parser, (_p, at, len) => (sink += text(at, len).length));

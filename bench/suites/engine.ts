@@ -8,10 +8,9 @@ import type { BenchCase, Runtime, Suite } from '../harness/types.js';
 import { ENGINE_REQUESTS, ENGINE_RESPONSES, TEN_HEADERS } from '../peers/engine-inputs.js';
 import { latin1Encode, SIMPLE_GET } from '../peers/http1-inputs.js';
 import { wirespeedStrings } from '../peers/wirespeed-parsers.js';
-import { optionalPeer } from '../harness/peers.js';
 import { loadNodePeers } from './node-peers.js';
+import { loadParserPeers } from './parser.js';
 
-type NodeParsers = typeof import('../peers/http1-parsers.js');
 type NodeEngine = typeof import('../peers/node-http-engine.js');
 
 const textEncoder = new TextEncoder();
@@ -47,17 +46,18 @@ export const engineSuite: Suite = {
     const cases: BenchCase[] = [];
     const add = (group: string, impl: string, setup: () => () => unknown, baseline = false) =>
       cases.push({ suite: 'engine', group, impl, baseline, setup });
-    const parsers = runtime === 'browser' ? null : await loadNodePeers<NodeParsers>('../peers/http1-parsers.js');
-    const llhttpWasm = parsers && (await optionalPeer('undici llhttp-wasm', () => import('../peers/llhttp-wasm.js')));
-    const httpParserJs = parsers && (await optionalPeer('http-parser-js', () => import('../peers/http-parser-js.js')));
+    // The engine suite runs its parser peers on Node and Deno (the browser runs the parser suite).
+    const parsers = runtime === 'browser' ? null : await loadParserPeers(runtime);
+    const llhttpNode = parsers?.llhttpNode;
     const node = runtime === 'node' ? await loadNodePeers<NodeEngine>('../peers/node-http-engine.js') : null;
 
     for (const [group, text] of Object.entries(ENGINE_REQUESTS)) {
       const input = latin1Encode(text);
-      if (parsers && runtime === 'node') add(group, 'node:http (llhttp)', () => parsers.llhttpNode(input), true);
+      const { undiciWasm, httpParserJs } = parsers ?? {};
+      if (llhttpNode) add(group, 'node:http (llhttp)', () => llhttpNode(input), true);
       add(group, 'wirespeed', () => wirespeedStrings(input));
-      if (llhttpWasm) add(group, 'undici llhttp-wasm', () => llhttpWasm.undiciWasm(input));
-      if (httpParserJs) add(group, 'http-parser-js', () => httpParserJs.httpParserJs(input));
+      if (undiciWasm) add(group, 'undici llhttp-wasm', () => undiciWasm(input));
+      if (httpParserJs) add(group, 'http-parser-js', () => httpParserJs(input));
     }
     for (const [group, { type, body }] of Object.entries(ENGINE_RESPONSES)) {
       if (node) add(group, 'node:http (llhttp)', () => node.nodeWrite(type, body), true);
@@ -66,12 +66,12 @@ export const engineSuite: Suite = {
     const cycle = 'full cycle: parse simple GET, answer 13 B text, write';
     const hello = ENGINE_RESPONSES['write 13 B text response'];
     const get = latin1Encode(SIMPLE_GET);
-    if (parsers && node && runtime === 'node') {
+    if (llhttpNode && node) {
       add(
         cycle,
         'node:http (llhttp)',
         () => {
-          const parse = parsers.llhttpNode(get);
+          const parse = llhttpNode(get);
           const write = node.nodeWrite(hello.type, hello.body);
           return () => parse() + write();
         },
@@ -84,7 +84,7 @@ export const engineSuite: Suite = {
       return () => parse() + write();
     });
     const lookup = 'header lookup: content-type of a 10-header request (parse + get)';
-    if (node) {
+    if (llhttpNode && node) {
       const raw = TEN_HEADERS.split('\r\n')
         .slice(1, -2)
         .flatMap((line) => {
@@ -95,7 +95,7 @@ export const engineSuite: Suite = {
         lookup,
         'node:http (llhttp)',
         () => {
-          const parse = parsers!.llhttpNode(latin1Encode(TEN_HEADERS));
+          const parse = llhttpNode(latin1Encode(TEN_HEADERS));
           const get = node.nodeHeaderLookup(raw, 'content-type');
           return () => parse() + get();
         },

@@ -6,9 +6,9 @@ import type { BenchCase, Runtime, Suite } from '../harness/types.js';
 import { optionalPeer } from '../harness/peers.js';
 import { loadNodePeers } from './node-peers.js';
 
-type Peers = Partial<Record<'llhttpNode' | 'undiciWasm' | 'milo' | 'httpParserJs', ParserDriver>>;
+export type ParserPeers = Partial<Record<'llhttpNode' | 'undiciWasm' | 'milo' | 'httpParserJs', ParserDriver>>;
 
-const IMPLS: { impl: string; driver: (peers: Peers) => ParserDriver | undefined; baseline?: boolean; runtimes: Runtime[] }[] = [
+const IMPLS: { impl: string; driver: (peers: ParserPeers) => ParserDriver | undefined; baseline?: boolean; runtimes: Runtime[] }[] = [
   { impl: 'llhttp (node:http)', driver: (p) => p.llhttpNode, baseline: true, runtimes: ['node'] },
   { impl: 'wirespeed', driver: () => wirespeedStrings, runtimes: ['node', 'deno', 'browser'] },
   { impl: 'wirespeed (lazy, no strings)', driver: () => wirespeedLazy, runtimes: ['node', 'deno', 'browser'] },
@@ -18,8 +18,8 @@ const IMPLS: { impl: string; driver: (peers: Peers) => ParserDriver | undefined;
   { impl: 'http-parser-js', driver: (p) => p.httpParserJs, runtimes: ['node', 'deno', 'browser'] },
 ];
 
-/** The peers' drivers: those whose packages are installed (optionalPeer notes the others). */
-async function loadPeers(runtime: Runtime): Promise<Peers> {
+/** The parser peers' drivers on `runtime`: those whose packages are installed (optionalPeer notes the others). */
+export async function loadParserPeers(runtime: Runtime): Promise<ParserPeers> {
   const node = runtime === 'node' ? await loadNodePeers<typeof import('../peers/http1-parsers.js')>('../peers/http1-parsers.js') : null;
   return {
     llhttpNode: node?.llhttpNode,
@@ -34,7 +34,7 @@ export const parserSuite: Suite = {
   description: 'HTTP/1.1 request parsing + method, url and all headers as strings',
   async cases(runtime: Runtime): Promise<BenchCase[]> {
     const cases: BenchCase[] = [];
-    const peers = await loadPeers(runtime);
+    const peers = await loadParserPeers(runtime);
     for (const [group, text] of Object.entries(PARSER_INPUTS)) {
       const input = latin1Encode(text);
       for (const { impl, driver, baseline, runtimes } of IMPLS) {
