@@ -79,6 +79,12 @@ async function measureCase(c: BenchCase, fn: () => unknown, options: RunOptions)
   const stats = (await measure(fn, {
     min_cpu_time: options.minTimeMs * 1e6,
     min_samples: options.minSamples,
+    // mitata batches an operation (many calls per sample) when one of its first calls takes at
+    // most 65 µs, but skips that check when the very first call took over 500 µs, and tries twice.
+    // A GC pause or a busy machine there left a 10 ns operation unbatched: with a browser's 5 µs
+    // timer its samples read 0. The case is warm already (above): look at up to 16 calls, always.
+    warmup_threshold: Infinity,
+    warmup_samples: 16,
     ...(heap ? { heap } : {}),
   })) as Awaited<ReturnType<typeof measure>> & { heap?: { avg: number } };
   // Bytes the heap grew per operation, over the batches no GC interrupted (mitata drops those).
