@@ -1,7 +1,12 @@
-// The wirespeed router: a map in front for static paths (O(1) whatever the number of routes), a
-// segment tree for the rest, walked over the path string by index (no split, no regex).
+// The wirespeed router: one table per method; in each, a hash table for static paths (O(1)
+// whatever the number of routes) and a segment tree for the rest, compiled to code on the first
+// lookup after a change (compile.ts), walked over the path string by index (no split, no regex).
+import { compileMatcher, type Matcher, type MatcherFactory } from './compile.js';
 import { RouterError } from './errors.js';
-import { matchCompound, paramNames, parsePattern, type Part, type Segment } from './pattern.js';
+import { paramNames, parsePattern, type Segment } from './pattern.js';
+import { collect, Node, type Handler, type Match, type Params, type ParamsBuilder } from './tree.js';
+
+export type { Match, Params };
 
 /** The method that matches any method. */
 export const ANY_METHOD = 'ALL';
@@ -14,50 +19,75 @@ export interface RouterOptions {
   caseSensitive?: boolean;
 }
 
-/** Route parameters by name, percent-decoded. */
-export type Params = Record<string, string>;
-
-/** A found route. Read-only: a route without params returns the same object every time. */
-export interface Match<T> {
-  readonly value: T;
-  /** Percent-decoded; '*' holds a wildcard's rest. */
-  readonly params: Params;
-}
-
 /** What `lookup` found: a route, a path with other methods, or nothing. */
 export type Lookup<T> = ({ status: 'found' } & Match<T>) | { status: 'method-not-allowed'; allowed: string[] } | { status: 'not-found' };
 
-interface Handler<T> {
-  value: T;
-  names: string[];
-  /** Builds this route's params object from the captured values (see `paramsBuilder`). */
-  build: (values: string[]) => Params;
-  /** The result of a route without params, made once (results are read-only). */
-  match: Match<T>;
+/** Static paths up to this length are counted by length (longer ones are always looked up). */
+const COUNTED_LENGTHS = 256;
+
+/**
+ * A table by path: an object whose prototype is a frozen object without one. Nothing put on
+ * Object.prototype (pollution elsewhere in an app) is found through it, and unlike
+ * `Object.create(null)`, which V8 keeps in dictionary mode, it has fast properties while small.
+ * Measured against a Map (docs/architecture.md, "Router"): as fast or faster for fresh path strings,
+ * and a load by a literal path is a field load.
+ */
+const PathTable = function PathTable() {} as unknown as new <V>() => Record<string, V | undefined>;
+PathTable.prototype = Object.freeze(Object.create(null) as object);
+
+/**
+ * The routes one method sees: its own, then (for HEAD) GET's, then ALL's, merged where they were
+ * added so that a lookup walks one table and never asks which method a slot holds. Static paths
+ * sit in a PathTable (a hash lookup, whatever their number); the rest in a segment tree, made
+ * with the first dynamic route.
+ */
+class MethodTable<T> {
+  readonly static = new PathTable<Handler<T>>();
+  /**
+   * Whether some static path has each length: a path of no such length skips the hash lookup
+   * (hashing a fresh path string costs as much as walking a short tree).
+   */
+  readonly staticLengths = new Uint8Array(COUNTED_LENGTHS);
+  root: Node<T> | null = null;
+  /** The tree as code; made on the first lookup after a route was added (null until then). */
+  matcher: Matcher<T> | null = null;
+
+  constructor(readonly method: string) {}
+
+  /** Puts `handler` in `slot` unless a route of a nearer method (see `rank`) holds it. */
+  place<K extends 'route' | 'wildcard'>(node: Node<T>, slot: K, handler: Handler<T>): void {
+    const held = node[slot];
+    if (!held || rank(this.method, handler.method) < rank(this.method, held.method)) node[slot] = handler;
+  }
+
+  placeStatic(path: string, handler: Handler<T>): void {
+    const held = this.static[path];
+    if (!held || rank(this.method, handler.method) < rank(this.method, held.method)) this.static[path] = handler;
+    if (path.length < COUNTED_LENGTHS) this.staticLengths[path.length] = 1;
+  }
+
+  /** The static route for `path`, if any. */
+  staticRoute(path: string): Handler<T> | undefined {
+    return path.length < COUNTED_LENGTHS && this.staticLengths[path.length] === 0 ? undefined : this.static[path];
+  }
 }
 
-type MethodTable<T> = Record<string, Handler<T>>;
+/** How near a route of `routeMethod` is to a request of `method`: its own first, GET for HEAD, then ALL. */
+function rank(method: string, routeMethod: string): number {
+  if (routeMethod === method) return 0;
+  return routeMethod === ANY_METHOD ? 2 : 1;
+}
 
-/** Static children are searched in a list up to this many, then in a Map (a list scan is faster for a few). */
-const STATIC_LIST_MAX = 6;
+/** Whether a route of `routeMethod` serves requests of `method`. */
+function serves(routeMethod: string, method: string): boolean {
+  return routeMethod === method || routeMethod === ANY_METHOD || (method === 'HEAD' && routeMethod === 'GET');
+}
 
-class Node<T> {
-  /** Few static children are compared in place (no substring); many go through a map. */
-  staticList: [text: string, node: Node<T>][] = [];
-  staticMap: Map<string, Node<T>> | null = null;
-  compound: { key: string; parts: Part[]; node: Node<T> }[] = [];
-  param: Node<T> | null = null;
-  wildcard: MethodTable<T> | null = null;
-  routes: MethodTable<T> | null = null;
-
-  staticChild(text: string): Node<T> | undefined {
-    return this.staticMap ? this.staticMap.get(text) : this.staticList.find(([t]) => t === text)?.[1];
-  }
-
-  addStatic(text: string, node: Node<T>): void {
-    this.staticList.push([text, node]);
-    if (this.staticList.length > STATIC_LIST_MAX) this.staticMap = new Map(this.staticList);
-  }
+interface Route<T> {
+  segments: Segment[];
+  /** The normalized path of a route without params, else null. */
+  staticPath: string | null;
+  handler: Handler<T>;
 }
 
 const EMPTY_PARAMS: Params = Object.freeze({}) as Params;
@@ -83,27 +113,30 @@ function checkMethod(method: string): string {
   return method;
 }
 
-function handlerFor<T>(table: MethodTable<T>, method: string): Handler<T> | undefined {
-  return table[method] ?? (method === 'HEAD' ? table.GET : undefined) ?? table[ANY_METHOD];
-}
-
 /**
- * A function that makes `{ name0: decode(v[0]), ... }` as one object literal: V8 then allocates
- * it with its final shape at once, where adding keys one by one walks through shapes (find-my-way
- * does the same). The names are validated identifiers or '*', quoted by JSON.stringify. Where a
- * content security policy forbids `new Function`, the generic builder is used.
+ * A function that makes `{ name0: v[0], ... }` (values percent-decoded when `decoding`) as one
+ * object literal: V8 then allocates it with its final shape at once, where adding keys one by one
+ * walks through shapes (find-my-way does the same). The names are validated identifiers or '*',
+ * quoted by JSON.stringify. Where a content security policy forbids `new Function`, the generic
+ * builder is used.
  */
-function paramsBuilder(names: string[]): (values: string[]) => Params {
+function paramsBuilder(names: string[], builders: Map<string, ParamsBuilder>): ParamsBuilder {
+  const key = names.join('/');
+  let builder = builders.get(key);
+  if (builder) return builder;
   try {
-    const fields = names.map((name, i) => `${JSON.stringify(name)}: decode(v[${i}])`).join(', ');
-    return new Function('decode', `return function params(v) { return { ${fields} }; };`)(decode) as (values: string[]) => Params;
+    const fields = (value: (i: number) => string) => names.map((name, i) => `${JSON.stringify(name)}: ${value(i)}`).join(', ');
+    const body = `return d ? { ${fields((i) => `decode(v[${i}])`)} } : { ${fields((i) => `v[${i}]`)} };`;
+    builder = new Function('decode', `return function params(v, d) { ${body} };`)(decode) as ParamsBuilder;
   } catch {
-    return (values) => {
+    builder = (values, decoding) => {
       const params: Params = {};
-      for (let i = 0; i < names.length; i++) params[names[i]] = decode(values[i]);
+      for (let i = 0; i < names.length; i++) params[names[i]] = decoding ? decode(values[i]) : values[i];
       return params;
     };
   }
+  builders.set(key, builder);
+  return builder;
 }
 
 function decode(value: string): string {
@@ -115,19 +148,33 @@ function decode(value: string): string {
   }
 }
 
-/** A radix-tree router: static, parameter and wildcard segments, per method. */
+/**
+ * A segment-tree router: static, parameter and wildcard segments, one table per method (a request
+ * walks only the routes its method can reach; a method no route takes is answered at once).
+ */
 export class Router<T> {
-  private readonly staticRoutes = new Map<string, MethodTable<T>>();
-  private readonly root = new Node<T>();
+  /** Every route, in the order added: a method seen for the first time gets a table made from them. */
+  private readonly routes: Route<T>[] = [];
+  /** `${method} ${shape}` of every route, where shape names params ':' (conflicts). */
+  private readonly shapes = new Set<string>();
+  /**
+   * The tables of methods that have routes of their own. HEAD without routes of its own reads GET's
+   * (the same order: GET's routes, then ALL's).
+   */
+  private readonly tables = new Map<string, MethodTable<T>>();
+  /** The table of every other method: ALL routes only (null while there are none). */
+  private anyMethod: MethodTable<T> | null = null;
+  /** The last lookup's method and table (reset when a route is added: it may give the method a table). */
+  private lastMethod: string | null = null;
+  private lastTable: MethodTable<T> | null = null;
   private readonly ignoreTrailingSlash: boolean;
   private readonly caseSensitive: boolean;
-  /** Param values of the walk in progress: values[0..count) (reused: find is synchronous). */
+  /** Params builders by their names: routes with the same names share one (one call target, inlined). */
+  private readonly builders = new Map<string, ParamsBuilder>();
+  /** The matcher code made so far, by its source (see compileMatcher). */
+  private readonly factories = new Map<string, MatcherFactory>();
+  /** Param values of the lookup in progress (reused: find is synchronous). */
   private readonly values: string[] = [];
-  private count = 0;
-  private path = '';
-  private method = '';
-  /** Methods with a dynamic route; a lookup for another method skips the tree. */
-  private readonly treeMethods = new Set<string>();
 
   constructor(options: RouterOptions = {}) {
     this.ignoreTrailingSlash = options.ignoreTrailingSlash ?? false;
@@ -140,39 +187,46 @@ export class Router<T> {
    */
   add(method: string, pattern: string, value: T): this {
     const verb = checkMethod(method);
-    const segments = parsePattern(this.normalize(pattern));
+    const path = this.normalize(pattern);
+    const segments = parsePattern(path);
+    const shape = `${verb} ${segments.map(shapeOf).join('/')}`;
+    if (this.shapes.has(shape)) throw new RouterError('ERR_ROUTE_CONFLICT', `${verb} ${pattern} is already registered`);
+    this.shapes.add(shape);
     const names = paramNames(segments);
-    const handler: Handler<T> = { value, names, build: paramsBuilder(names), match: Object.freeze({ value, params: EMPTY_PARAMS }) };
-    if (segments.every((s) => s.kind === 'static')) {
-      const path = this.normalize(pattern);
-      let table = this.staticRoutes.get(path);
-      if (!table) this.staticRoutes.set(path, (table = {}));
-      return this.put(table, verb, handler, pattern);
-    }
-    this.treeMethods.add(verb);
-    let node = this.root;
-    for (const segment of segments) {
-      if (segment.kind === 'wildcard') return this.put((node.wildcard ??= {}), verb, handler, pattern);
-      node = this.child(node, segment);
-    }
-    return this.put((node.routes ??= {}), verb, handler, pattern);
+    const handler: Handler<T> = {
+      value,
+      method: verb,
+      names,
+      build: paramsBuilder(names, this.builders),
+      match: Object.freeze({ value, params: EMPTY_PARAMS }),
+    };
+    const route: Route<T> = { segments, staticPath: segments.every((s) => s.kind === 'static') ? path : null, handler };
+    // A new table takes the routes added before this one; then this one goes to every table it serves.
+    if (verb === ANY_METHOD) this.anyMethod ??= new MethodTable<T>(ANY_METHOD);
+    else this.tableOf(verb);
+    this.routes.push(route);
+    for (const table of this.allTables()) if (serves(verb, table.method)) this.insert(table, route);
+    this.lastMethod = null;
+    return this;
   }
 
   /** The route for `method` and `path` (no query string), or null. HEAD falls back to GET. */
   find(method: string, path: string): Match<T> | null {
-    const key = this.normalize(path);
-    const table = this.staticRoutes.get(key);
-    if (table) {
-      const handler = handlerFor(table, method);
-      if (handler) return handler.match;
-    }
-    if (key.charCodeAt(0) !== 47 /* '/' */ || !this.inTree(method)) return null;
-    this.path = key;
-    this.method = method;
-    this.count = 0;
-    const handler = this.walk(this.root, 1);
-    if (!handler) return null;
-    return handler.names.length === 0 ? handler.match : { value: handler.value, params: this.params(handler) };
+    // Small enough for V8 to inline into the caller: a method without routes costs a compare.
+    const table = method === this.lastMethod ? this.lastTable : this.tableFor(method);
+    return table === null ? null : this.findIn(table, path);
+  }
+
+  private findIn(table: MethodTable<T>, path: string): Match<T> | null {
+    const key = this.caseSensitive && !this.ignoreTrailingSlash ? path : this.normalize(path);
+    const hit = table.staticRoute(key);
+    if (hit !== undefined) return hit.match;
+    if (table.root === null || key.charCodeAt(0) !== 47 /* '/' */) return null;
+    const handler = (table.matcher ??= compileMatcher(table.root, this.factories))(key, this.values);
+    if (handler === null) return null;
+    if (handler.names.length === 0) return handler.match;
+    // One scan of the path says whether any value needs percent-decoding.
+    return { value: handler.value, params: handler.build(this.values, key.indexOf('%') !== -1) };
   }
 
   /** Like `find`, but tells "no such path" (404) from "not for this method" (405 + Allow). */
@@ -187,17 +241,46 @@ export class Router<T> {
   allowedMethods(path: string): string[] {
     const allowed = new Set<string>();
     const key = this.normalize(path);
-    const table = this.staticRoutes.get(key);
-    if (table) for (const m of Object.keys(table)) allowed.add(m);
-    this.path = key;
-    if (key.startsWith('/')) this.collect(this.root, 1, allowed);
+    // A method's own routes all sit in its table (only other methods' routes can be shadowed there).
+    for (const table of this.allTables()) {
+      const hit = table.staticRoute(key);
+      if (hit) allowed.add(hit.method);
+      if (table.root && key.startsWith('/')) collect(table.root, key, 1, allowed);
+    }
     if (allowed.has('GET')) allowed.add('HEAD');
     return [...allowed].sort();
   }
 
-  private inTree(method: string): boolean {
-    const methods = this.treeMethods;
-    return methods.has(method) || methods.has(ANY_METHOD) || (method === 'HEAD' && methods.has('GET'));
+  /** The table that serves `method`, remembered for the next lookup (most requests repeat the last method). */
+  private tableFor(method: string): MethodTable<T> | null {
+    const table = this.tables.get(method) ?? (method === 'HEAD' ? this.tables.get('GET') : undefined) ?? this.anyMethod;
+    this.lastMethod = method;
+    return (this.lastTable = table);
+  }
+
+  private *allTables(): Iterable<MethodTable<T>> {
+    yield* this.tables.values();
+    if (this.anyMethod) yield this.anyMethod;
+  }
+
+  /** `method`'s table, made (with the routes already added that serve it) when first needed. */
+  private tableOf(method: string): MethodTable<T> {
+    let table = this.tables.get(method);
+    if (table) return table;
+    this.tables.set(method, (table = new MethodTable<T>(method)));
+    for (const route of this.routes) if (serves(route.handler.method, method)) this.insert(table, route);
+    return table;
+  }
+
+  private insert(table: MethodTable<T>, route: Route<T>): void {
+    if (route.staticPath !== null) return table.placeStatic(route.staticPath, route.handler);
+    table.matcher = null;
+    let node = (table.root ??= new Node<T>());
+    for (const segment of route.segments) {
+      if (segment.kind === 'wildcard') return table.place(node, 'wildcard', route.handler);
+      node = node.child(segment);
+    }
+    table.place(node, 'route', route.handler);
   }
 
   private normalize(path: string): string {
@@ -205,104 +288,18 @@ export class Router<T> {
     if (this.ignoreTrailingSlash && out.length > 1 && out.endsWith('/')) out = out.slice(0, -1);
     return out;
   }
+}
 
-  private put(table: MethodTable<T>, method: string, handler: Handler<T>, pattern: string): this {
-    if (table[method]) throw new RouterError('ERR_ROUTE_CONFLICT', `${method} ${pattern} is already registered`);
-    table[method] = handler;
-    return this;
-  }
-
-  private child(node: Node<T>, segment: Exclude<Segment, { kind: 'wildcard' }>): Node<T> {
-    switch (segment.kind) {
-      case 'static': {
-        let child = node.staticChild(segment.text);
-        if (!child) node.addStatic(segment.text, (child = new Node<T>()));
-        return child;
-      }
-      case 'param':
-        return (node.param ??= new Node<T>());
-      case 'compound': {
-        let entry = node.compound.find((c) => c.key === segment.key);
-        if (!entry) node.compound.push((entry = { key: segment.key, parts: segment.parts, node: new Node<T>() }));
-        return entry.node;
-      }
-    }
-  }
-
-  /** Depth-first in priority order: static, compound, param, wildcard; backtracks on failure. */
-  private walk(node: Node<T>, start: number): Handler<T> | undefined {
-    const path = this.path;
-    const slash = path.indexOf('/', start);
-    const end = slash === -1 ? path.length : slash;
-    const mark = this.count;
-
-    if (node.staticMap) {
-      const child = node.staticMap.get(path.slice(start, end));
-      if (child) {
-        const found = this.next(child, slash);
-        if (found) return found;
-      }
-    } else {
-      const list = node.staticList;
-      for (let i = 0; i < list.length; i++) {
-        const text = list[i][0];
-        if (text.length === end - start && path.startsWith(text, start)) {
-          const found = this.next(list[i][1], slash);
-          if (found) return found;
-          break;
-        }
-      }
-    }
-    const compound = node.compound;
-    for (let i = 0; i < compound.length; i++) {
-      const scratch: string[] = [];
-      if (matchCompound(compound[i].parts, path, start, end, scratch)) {
-        for (let j = 0; j < scratch.length; j++) this.values[this.count++] = scratch[j];
-        const found = this.next(compound[i].node, slash);
-        if (found) return found;
-        this.count = mark;
-      }
-    }
-    if (node.param !== null && end > start) {
-      this.values[this.count++] = path.slice(start, end);
-      const found = this.next(node.param, slash);
-      if (found) return found;
-      this.count = mark;
-    }
-    if (node.wildcard !== null) {
-      const handler = handlerFor(node.wildcard, this.method);
-      if (handler) {
-        this.values[this.count++] = path.slice(start);
-        return handler;
-      }
-    }
-    return undefined;
-  }
-
-  /** Continues after a matched segment: at the end of the path, the node's own routes decide. */
-  private next(node: Node<T>, slash: number): Handler<T> | undefined {
-    if (slash !== -1) return this.walk(node, slash + 1);
-    if (node.routes) return handlerFor(node.routes, this.method);
-    return undefined;
-  }
-
-  /** Every method of every route whose pattern matches `path` (for 405's Allow). */
-  private collect(node: Node<T>, start: number, out: Set<string>): void {
-    const path = this.path;
-    const slash = path.indexOf('/', start);
-    const end = slash === -1 ? path.length : slash;
-    const visit = (child: Node<T>) => {
-      if (slash !== -1) this.collect(child, slash + 1, out);
-      else if (child.routes) for (const m of Object.keys(child.routes)) out.add(m);
-    };
-    const child = node.staticChild(path.slice(start, end));
-    if (child) visit(child);
-    for (const c of node.compound) if (matchCompound(c.parts, path, start, end, [])) visit(c.node);
-    if (node.param && end > start) visit(node.param);
-    if (node.wildcard) for (const m of Object.keys(node.wildcard)) out.add(m);
-  }
-
-  private params(handler: Handler<T>): Params {
-    return handler.names.length === 0 ? EMPTY_PARAMS : handler.build(this.values);
+/** A segment as conflicts see it: params are ':' whatever their names. */
+function shapeOf(segment: Segment): string {
+  switch (segment.kind) {
+    case 'static':
+      return segment.text;
+    case 'param':
+      return ':';
+    case 'compound':
+      return segment.key;
+    case 'wildcard':
+      return '*';
   }
 }

@@ -92,6 +92,24 @@ describe('router: registration errors', () => {
   });
 });
 
+describe('router: client input', () => {
+  it('a path or method put on Object.prototype (pollution elsewhere in an app) is no route', () => {
+    // '/z' has the length of a static route, so the lookup is not skipped by length.
+    const router = new Router<number>().add('GET', '/a', 1).add('GET', '/b/:id', 2);
+    const proto = Object.prototype as Record<string, unknown>;
+    try {
+      proto['/z'] = { match: { value: 666, params: {} }, method: 'GET' };
+      proto['POST'] = { static: {}, root: null };
+      expect(router.find('GET', '/z')).toBeNull();
+      expect(router.find('POST', '/a')).toBeNull();
+      expect(router.lookup('GET', '/z')).toEqual({ status: 'not-found' });
+    } finally {
+      delete proto['/z'];
+      delete proto['POST'];
+    }
+  });
+});
+
 describe('router: scale', () => {
   it('10,000 static and 10,000 dynamic routes all resolve', () => {
     const router = new Router<number>();
