@@ -24,6 +24,23 @@ function describeField(field: unknown): string {
 }
 const utf8 = new TextEncoder();
 
+/** Why wasm refused `field` (RFC 9113 §8.2.1), said as the caller wrote it: the error path only. */
+function invalidField([name, value]: [string, string]): HpackError {
+  if (!FIELD_NAME.test(name)) {
+    return new HpackError(
+      'ERR_HPACK_INVALID_FIELD',
+      `invalid field name ${JSON.stringify(name)}: HTTP/2 names are lowercase tokens (RFC 9113 §8.2.1)`,
+    );
+  }
+  // Wasm refused the field, so its value holds NUL, CR or LF.
+  const bad = BAD_VALUE.exec(value)!;
+  const byte = `0x${bad[0].charCodeAt(0).toString(16).padStart(2, '0')}`;
+  return new HpackError(
+    'ERR_HPACK_INVALID_FIELD',
+    `invalid byte ${byte} in the value of ${JSON.stringify(name)} at offset ${bad.index} (RFC 9113 §8.2.1)`,
+  );
+}
+
 /**
  * HPACK encoder: one per connection direction. Full matches are indexed, name matches reuse the
  * name's index, new fields are added to the table; `authorization`, `proxy-authorization`, short
@@ -47,29 +64,16 @@ export class HpackEncoder extends WasmCodec {
     const core = this.core;
     const neverIndex = options?.neverIndex;
     // Every name and value, back to back, written with one native call: for ASCII text UTF-8 is
-    // latin1. Non-ASCII text takes the exact path below. Each field is checked first: nothing is
-    // encoded (and the table is not touched) when one cannot be.
+    // latin1. Non-ASCII text takes the exact path below. The names and values are checked in wasm
+    // (RFC 9113 §8.2.1) before any is encoded: nothing is (and the table is not touched) when one
+    // cannot be. Two regular expressions per field here were 39% of a warm block's encode.
     let all = '';
     for (let i = 0; i < headers.length; i++) {
       const field = headers[i];
       if (!Array.isArray(field) || typeof field[0] !== 'string' || typeof field[1] !== 'string') {
         throw new HpackError('ERR_HPACK_INVALID_FIELD', `field ${i} must be a [name, value] pair of strings, got ${describeField(field)}`);
       }
-      const [name, value] = field;
-      // RFC 9113 §8.2.1: lowercase names (pseudo-headers start with ':'), no CR, LF or NUL in values.
-      if (!FIELD_NAME.test(name))
-        throw new HpackError(
-          'ERR_HPACK_INVALID_FIELD',
-          `invalid field name ${JSON.stringify(name)}: HTTP/2 names are lowercase tokens (RFC 9113 §8.2.1)`,
-        );
-      const bad = BAD_VALUE.exec(value);
-      if (bad) {
-        throw new HpackError(
-          'ERR_HPACK_INVALID_FIELD',
-          `invalid byte 0x${bad[0].charCodeAt(0).toString(16).padStart(2, '0')} in the value of ${JSON.stringify(name)} at offset ${bad.index} (RFC 9113 §8.2.1)`,
-        );
-      }
-      all += name + value;
+      all += field[0] + field[1];
     }
     if (all.length > core.input.length) core.reserve(all.length);
     const { written } = utf8.encodeInto(all, core.input);
@@ -83,7 +87,9 @@ export class HpackEncoder extends WasmCodec {
       table[w + 1] = value.length;
       table[w + 2] = neverIndex?.includes(name) ? Hpack.FIELD_SENSITIVE : 0;
     }
-    const length = this.checked(core.call((e) => e.hpack_encode(handle, headers.length)));
+    const rc = core.call((e) => e.hpack_encode(handle, headers.length));
+    if (rc === Hpack.INVALID_FIELD) throw invalidField(headers[core.table[Hpack.BAD_FIELD]]);
+    const length = this.checked(rc);
     const at = core.table[Hpack.OUTPUT_PTR];
     return core.bytes.slice(at, at + length);
   }

@@ -138,6 +138,10 @@ export const Hpack = {
   TABLE_SIZE: 3,
   OLDEST_ID: 4,
   OUTPUT_PTR: 0,
+  /** After hpack_encode returned INVALID_FIELD: the index of the first invalid field. */
+  BAD_FIELD: 0,
+  /** hpack_encode's answer to a field RFC 9113 §8.2.1 forbids (nothing encoded, table untouched). */
+  INVALID_FIELD: -2,
   MAX_ENCODE_FIELDS: Math.floor(RESULT_WORDS / 3),
   FIELD_WORDS: 6,
   FIELD_NEVER_INDEXED: 1,

@@ -60,6 +60,14 @@ describe('ABI mirror', () => {
     }
   });
 
+  it('HPACK result slots and answers match wasm/src/lib.rs', () => {
+    const lib = rust('lib.rs');
+    for (const name of ['ARENA_PTR', 'ARENA_LEN', 'FIELDS_PTR', 'TABLE_SIZE', 'OLDEST_ID', 'OUTPUT_PTR', 'BAD_FIELD', 'INVALID_FIELD'] as const) {
+      expect(constant(lib, `HPACK_${name}`), name).toBe(abi.Hpack[name]);
+    }
+    expect(abi.Hpack.INVALID_FIELD).not.toBe(abi.ABI_MISUSE);
+  });
+
   it('the module exports exactly the typed functions and imports only what the loader provides', () => {
     const exports = WebAssembly.Module.exports(wasmModule()).map((e) => e.name);
     for (const name of ['memory', 'input_buffer', 'result_table', 'parse_head', 'decode_chunked', 'ws_decode', 'ws_accept']) {

@@ -31,7 +31,9 @@
 //!          like hpack_decode; table[HPACK_TABLE_SIZE] is its §4.1 size
 //! hpack_encode(handle, count) -> i32              fields are input bytes (name, value, name,
 //!          value, ...) with table[3i..3i+3] = (name len, value len, flags); returns the block's
-//!          length, the block at table[HPACK_OUTPUT_PTR]
+//!          length, the block at table[HPACK_OUTPUT_PTR]; or HPACK_INVALID_FIELD, nothing encoded
+//!          and the table untouched, when a field breaks RFC 9113 §8.2.1 (the first such field's
+//!          index at table[HPACK_BAD_FIELD])
 //! ```
 //!
 //! This module is the only one that is not `#![forbid(unsafe_code)]`: `#[wasm_bindgen]` expands
@@ -45,10 +47,11 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 pub mod hpack;
 pub mod http1;
+pub mod token;
 pub mod websocket;
 
 use hpack::decoder::{DecodedBlock, FIELD_WORDS};
-use hpack::encoder::HuffmanMode;
+use hpack::encoder::{valid_field, HuffmanMode};
 use hpack::{Decoder, Encoder};
 use http1::chunked::{self, ChunkedLimits};
 use http1::head::{self, HeadOptions, MAX_HEADERS_LIMIT};
@@ -73,6 +76,10 @@ pub const HPACK_TABLE_SIZE: usize = 3;
 /// After hpack_decode: the id of the oldest live dynamic entry (the caller may forget older ids).
 pub const HPACK_OLDEST_ID: usize = 4;
 pub const HPACK_OUTPUT_PTR: usize = 0;
+/// After hpack_encode returned HPACK_INVALID_FIELD: the index of the first invalid field.
+pub const HPACK_BAD_FIELD: usize = 0;
+/// hpack_encode's answer to a field with an upper-case or non-token name, or NUL, CR or LF in its value.
+pub const HPACK_INVALID_FIELD: i32 = -2;
 /// Most fields one hpack_encode call takes (3 descriptor words each).
 pub const HPACK_MAX_ENCODE_FIELDS: usize = RESULT_WORDS / 3;
 
@@ -251,14 +258,18 @@ pub fn hpack_encode(handle: u32, count: u32) -> i32 {
                 if total.is_none_or(|total| total > input.len()) {
                     return ABI_MISUSE;
                 }
-                let mut at = 0usize;
-                let fields = descriptors.chunks_exact(3).map(|d| {
+                let fields = descriptors.chunks_exact(3).scan(0usize, |at, d| {
                     let (name_end, value_end) =
-                        (at + d[0] as usize, at + d[0] as usize + d[1] as usize);
-                    let field = (&input[at..name_end], &input[name_end..value_end], d[2]);
-                    at = value_end;
-                    field
+                        (*at + d[0] as usize, *at + d[0] as usize + d[1] as usize);
+                    let field = (&input[*at..name_end], &input[name_end..value_end], d[2]);
+                    *at = value_end;
+                    Some(field)
                 });
+                // Every field is checked before any is encoded: a bad one leaves the table as it was.
+                if let Some(bad) = fields.clone().position(|(n, v, _)| !valid_field(n, v)) {
+                    table[HPACK_BAD_FIELD] = bad as u32;
+                    return HPACK_INVALID_FIELD;
+                }
                 out.arena.clear();
                 let encoded = with_codec(handle, |codec| match codec {
                     Codec::Encoder(e) => {

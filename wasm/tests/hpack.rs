@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use wirespeed_wasm::hpack::decoder::{
     decode_integer, DecodedBlock, FIELD_DYNAMIC, FIELD_INSERTED, FIELD_NEVER_INDEXED, FIELD_STATIC,
 };
-use wirespeed_wasm::hpack::encoder::{encode_integer, HuffmanMode, FIELD_SENSITIVE};
+use wirespeed_wasm::hpack::encoder::{encode_integer, valid_field, HuffmanMode, FIELD_SENSITIVE};
 use wirespeed_wasm::hpack::rfc7541::STATIC_TABLE;
 use wirespeed_wasm::hpack::{Decoder, Encoder, HpackError};
 
@@ -70,6 +70,56 @@ fn integers_rfc_c1() {
         decode_integer(&[0x1f, 0x9a], &mut 0, 5),
         Err(HpackError::Truncated)
     );
+}
+
+#[test]
+fn fields_rfc9113_8_2_1() {
+    for name in [
+        &b"content-type"[..],
+        b":path",
+        b"x-a_b.c~d!#$%&'*+^`|",
+        b"0",
+    ] {
+        assert!(
+            valid_field(name, b"any value\x7f\x80\xff"),
+            "{}",
+            text(name)
+        );
+    }
+    for name in [
+        &b""[..],
+        b":",
+        b"::path",
+        b"Content-Type",
+        b"x a",
+        b"x:a",
+        b"x\x80",
+        b"x\"",
+        b"x/y",
+        b"(x)",
+    ] {
+        assert!(!valid_field(name, b"v"), "{}", text(name));
+    }
+    for value in [&b"a\rb"[..], b"a\nb", b"a\0b", b"\r", b"abc\n"] {
+        assert!(!valid_field(b"x-a", value), "{:?}", value);
+    }
+    // Every position of a forbidden byte, in and past the eight-byte steps, among bytes that look alike.
+    for len in 1..40 {
+        for at in 0..len {
+            for bad in [0u8, b'\r', b'\n'] {
+                let mut value = vec![b'\x0e'; len];
+                value[at] = bad;
+                assert!(!valid_field(b"x-a", &value), "{bad} at {at} of {len}");
+            }
+        }
+        // Bytes one away from the forbidden ones (and 0x80/0xff, borrow-prone) are fine anywhere.
+        let near: Vec<u8> = (0..len)
+            .map(|i| [1u8, 9, 11, 12, 14, 0x80, 0xff, 0x8d][i % 8])
+            .collect();
+        assert!(valid_field(b"x-a", &near), "{near:?}");
+    }
+    assert!(valid_field(b"x-a", b""));
+    assert!(valid_field(b"x-a", b"\t tab and space are allowed inside"));
 }
 
 #[test]

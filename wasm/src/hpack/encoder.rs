@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 use super::huffman;
 use super::rfc7541::STATIC_TABLE;
 use super::table::{entry_size, fnv1a, same_bytes, DynamicTable, STATIC_LEN};
+use crate::token::is_tchar;
 
 /// Per-field flag from the caller: never index this field (§6.2.3), e.g. a secret it knows of.
 pub const FIELD_SENSITIVE: u32 = 1;
@@ -76,6 +77,53 @@ fn static_name(name: &[u8], hash: u32) -> Option<(usize, usize)> {
         }
         slot = (slot + 1) % NAME_SLOTS;
     }
+}
+
+/// The bytes of an HTTP/2 field name after any ':': lowercase `tchar` (RFC 9113 §8.2.1).
+const NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = is_tchar(b as u8) && !(b as u8).is_ascii_uppercase();
+        b += 1;
+    }
+    table
+};
+
+/// Eight copies of a byte, and the high bit of each of eight bytes (SWAR masks).
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Whether one of the eight bytes of `word` is zero (exact: borrows only follow a zero byte).
+fn has_zero_byte(word: u64) -> bool {
+    word.wrapping_sub(ONES) & !word & HIGHS != 0
+}
+
+/// Whether `value` holds NUL, CR or LF, eight bytes at a step (1 ns a byte one at a time).
+fn has_forbidden_byte(value: &[u8]) -> bool {
+    let mut words = value.chunks_exact(8);
+    for chunk in &mut words {
+        let word = u64::from_le_bytes([
+            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
+        ]);
+        if has_zero_byte(word)
+            || has_zero_byte(word ^ (ONES * b'\r' as u64))
+            || has_zero_byte(word ^ (ONES * b'\n' as u64))
+        {
+            return true;
+        }
+    }
+    words
+        .remainder()
+        .iter()
+        .any(|&b| matches!(b, 0 | b'\r' | b'\n'))
+}
+
+/// RFC 9113 §8.2.1: a field name is a lowercase token (a pseudo-header's after its ':'), and a
+/// value holds no NUL, CR or LF. A field that is not valid must not be sent.
+pub fn valid_field(name: &[u8], value: &[u8]) -> bool {
+    let token = name.strip_prefix(b":").unwrap_or(name);
+    !token.is_empty() && token.iter().all(|&b| NAME_BYTES[b as usize]) && !has_forbidden_byte(value)
 }
 
 /// §5.1: `value` with an N-bit prefix, the first octet's high bits being `flags`.

@@ -1,17 +1,7 @@
 //! Field-value helpers shared by the head and trailer parsers: comma-separated lists of tokens
 //! (RFC 9110 §5.6.1), tokens (§5.6.2) and the line-ending check that httparse leaves to us.
 
-/// RFC 9110 §5.6.2 `tchar`.
-pub fn is_tchar(b: u8) -> bool {
-    matches!(b,
-        b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' |
-        b'!' | b'#' | b'$' | b'%' | b'&' | b'\'' | b'*' | b'+' |
-        b'-' | b'.' | b'^' | b'_' | b'`' | b'|' | b'~')
-}
-
-pub fn is_token(s: &[u8]) -> bool {
-    !s.is_empty() && s.iter().all(|&b| is_tchar(b))
-}
+pub use crate::token::{is_tchar, is_token};
 
 fn trim_ows(mut s: &[u8]) -> &[u8] {
     while let [b' ' | b'\t', rest @ ..] = s {
