@@ -5,7 +5,7 @@ import { concat } from '../bytes.js';
 import { HttpParseError } from '../http1/errors.js';
 import { statusForParseError } from '../http1/status.js';
 import { dateHeaderLine } from '../http1/writer.js';
-import { ANY_METHOD, Router } from '../router/index.js';
+import { ANY_METHOD, Router, RouterError, type Match } from '../router/index.js';
 import { Http2Connection } from './http2/connection.js';
 import { ErrorCode } from '../http2/errors.js';
 import { encodeGoaway, encodeSettings } from '../http2/frame/index.js';
@@ -148,7 +148,8 @@ export class ServerCore implements ConnectionHost {
     if (!router) return fetch!(request, info);
     const method = request.method;
     const path = requestPath(request);
-    const match = router.find(method, path);
+    const match = routeOf(router, method, path);
+    if (match === BAD_PATH) return plainResponse(400, 'ERR_INVALID_PERCENT_ENCODING');
     if (match) return match.value(request, { ...info, params: match.params });
     if (fetch) return fetch(request, info);
     // No route for this method: 405 with the methods that have one, else 404.
@@ -195,6 +196,22 @@ export class ServerCore implements ConnectionHost {
   private checkDeadlines(): void {
     const now = Date.now();
     for (const connection of this.connections.values()) connection.checkDeadline(now);
+  }
+}
+
+/** What `routeOf` gives for a path whose params cannot be percent-decoded. */
+const BAD_PATH = Symbol('bad path');
+
+/**
+ * The route for a request. A param with a '%' not followed by two hex digits, or bytes that are
+ * not UTF-8 (RFC 3986 §2.1), is the client's malformed request: 400, not the server's error.
+ */
+function routeOf(router: Router<RouteHandler>, method: string, path: string): Match<RouteHandler> | null | typeof BAD_PATH {
+  try {
+    return router.find(method, path);
+  } catch (error) {
+    if (error instanceof RouterError && error.code === 'ERR_INVALID_PERCENT_ENCODING') return BAD_PATH;
+    throw error;
   }
 }
 

@@ -85,6 +85,27 @@ describe('node: routes', () => {
       await withFallback.close();
     }
   });
+
+  it("answers a param whose percent-encoding cannot be decoded with 400, the client's error, and logs nothing", async () => {
+    const logged: unknown[] = [];
+    const server = serve({
+      logError: (error) => void logged.push(error),
+      routes: { 'GET /users/:name': (_req: Request, info: { params: Readonly<Record<string, string>> }) => Response.json(info.params) },
+    });
+    await server.ready;
+    try {
+      for (const target of ['/users/%E0%A4%A', '/users/%zz', '/users/a%']) {
+        const response = await rawRequest(server.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+        expect(response, target).toMatch(/^HTTP\/1\.1 400 /);
+        expect(response, target).toContain('ERR_INVALID_PERCENT_ENCODING');
+      }
+      // A good one on the same server still routes.
+      expect(await (await fetch(`${server.url}/users/caf%C3%A9`)).json()).toEqual({ name: 'café' });
+      expect(logged).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('node: logError', () => {
