@@ -103,9 +103,7 @@ fn has_zero_byte(word: u64) -> bool {
 fn has_forbidden_byte(value: &[u8]) -> bool {
     let mut words = value.chunks_exact(8);
     for chunk in &mut words {
-        let word = u64::from_le_bytes([
-            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
-        ]);
+        let word = u64::from_le_bytes(chunk.try_into().expect("chunks_exact(8)"));
         if has_zero_byte(word)
             || has_zero_byte(word ^ (ONES * b'\r' as u64))
             || has_zero_byte(word ^ (ONES * b'\n' as u64))
