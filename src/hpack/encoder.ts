@@ -32,8 +32,9 @@ function invalidField([name, value]: [string, string]): HpackError {
       `invalid field name ${JSON.stringify(name)}: HTTP/2 names are lowercase tokens (RFC 9113 §8.2.1)`,
     );
   }
-  // Wasm refused the field, so its value holds NUL, CR or LF.
-  const bad = BAD_VALUE.exec(value)!;
+  const bad = BAD_VALUE.exec(value);
+  // Wasm's check and these expressions agree; if they ever did not, the error must still be coded.
+  if (!bad) return new HpackError('ERR_HPACK_INVALID_FIELD', `invalid field ${JSON.stringify(name)} (RFC 9113 §8.2.1)`);
   const byte = `0x${bad[0].charCodeAt(0).toString(16).padStart(2, '0')}`;
   return new HpackError(
     'ERR_HPACK_INVALID_FIELD',
