@@ -56,14 +56,17 @@ class MethodTable<T> {
 
   /** Puts `handler` in `slot` unless a route of a nearer method (see `rank`) holds it. */
   place<K extends 'route' | 'wildcard'>(node: Node<T>, slot: K, handler: Handler<T>): void {
-    const held = node[slot];
-    if (!held || rank(this.method, handler.method) < rank(this.method, held.method)) node[slot] = handler;
+    if (this.nearer(handler, node[slot])) node[slot] = handler;
   }
 
   placeStatic(path: string, handler: Handler<T>): void {
-    const held = this.static[path];
-    if (!held || rank(this.method, handler.method) < rank(this.method, held.method)) this.static[path] = handler;
+    if (this.nearer(handler, this.static[path])) this.static[path] = handler;
     if (path.length < COUNTED_LENGTHS) this.staticLengths[path.length] = 1;
+  }
+
+  /** Whether `handler` takes a slot `held` holds: it is empty, or `handler`'s method is nearer this table's. */
+  private nearer(handler: Handler<T>, held: Handler<T> | null | undefined): boolean {
+    return !held || rank(this.method, handler.method) < rank(this.method, held.method);
   }
 
   /** The static route for `path`, if any. */
