@@ -22,12 +22,15 @@ export interface StreamOptions {
 interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
-  timer: ReturnType<typeof setTimeout>;
+  /** Null for a request with no timeout (Infinity). */
+  timer: ReturnType<typeof setTimeout> | null;
 }
 
 /** Request ids run 1..MAX_REQUEST_ID and wrap (0 is never an id; ids stay below u32 max). */
 const MAX_REQUEST_ID = 0xffff_fffe;
 const EMPTY = new Uint8Array(0);
+/** setTimeout's longest delay: a longer one fires at once (with a warning), so it is refused. */
+const MAX_TIMEOUT_MS = 0x7fff_ffff;
 
 /** The calling half of an IpcChannel. */
 export class Caller {
@@ -39,7 +42,9 @@ export class Caller {
     private readonly link: ChannelLink,
     /** The default request timeout, in ms. */
     private readonly timeout: number,
-  ) {}
+  ) {
+    checkTimeout(timeout);
+  }
 
   /** Sends a request (the channel is ready); the promise settles with its answer. */
   request<T>(method: string, params: unknown, options: RequestOptions): Promise<T> {
@@ -47,18 +52,22 @@ export class Caller {
     const failure = link.failure();
     if (failure) return Promise.reject(failure);
     if (options.signal?.aborted) return Promise.reject(new IpcError('ERR_CANCELLED', `${method} was cancelled`));
-    const id = this.allocateId();
+    const timeout = options.timeout ?? this.timeout;
     let payload: unknown;
     try {
+      if (options.timeout !== undefined) checkTimeout(timeout);
       payload = link.codec.encode([method, params ?? null]);
     } catch (error) {
       return Promise.reject(error);
     }
+    const id = this.allocateId();
     return new Promise<T>((resolve, reject) => {
       const abort = () => this.cancel(id, new IpcError('ERR_CANCELLED', `${method} was cancelled`));
-      const timeout = options.timeout ?? this.timeout;
-      const timer = setTimeout(() => this.cancel(id, new IpcError('ERR_TIMEOUT', `${method} timed out after ${timeout} ms`)), timeout);
-      unref(timer);
+      let timer: ReturnType<typeof setTimeout> | null = null;
+      if (timeout !== Infinity) {
+        timer = setTimeout(() => this.cancel(id, new IpcError('ERR_TIMEOUT', `${method} timed out after ${timeout} ms`)), timeout);
+        unref(timer);
+      }
       options.signal?.addEventListener('abort', abort, { once: true });
       this.pending.set(id, {
         resolve: (value) => {
@@ -141,7 +150,7 @@ export class Caller {
   /** The channel failed: every request rejects and every stream errors with `error`. */
   fail(error: Error): void {
     for (const pending of this.pending.values()) {
-      clearTimeout(pending.timer);
+      if (pending.timer) clearTimeout(pending.timer);
       pending.reject(error);
     }
     this.pending.clear();
@@ -160,7 +169,7 @@ export class Caller {
     const pending = this.pending.get(id);
     if (!pending) return undefined;
     this.pending.delete(id);
-    clearTimeout(pending.timer);
+    if (pending.timer) clearTimeout(pending.timer);
     return pending;
   }
 
@@ -185,6 +194,15 @@ export class Caller {
   private quietly(type: IpcFrameType, id: number, payload: unknown): void {
     if (!this.link.failure()) this.link.send(type, id, payload);
   }
+}
+
+/**
+ * A timeout is a number of ms from 0 to setTimeout's limit, or Infinity for none: NaN, a negative
+ * or a longer one would otherwise fire at once.
+ */
+function checkTimeout(timeout: number): void {
+  if (timeout === Infinity || (timeout >= 0 && timeout <= MAX_TIMEOUT_MS)) return;
+  throw new RangeError(`a timeout is a number of ms from 0 to ${MAX_TIMEOUT_MS}, or Infinity, not ${timeout}`);
 }
 
 /** The caller's error for an ERROR frame's payload. */

@@ -6,12 +6,13 @@
 import { Caller, type RequestOptions, type StreamOptions } from './caller.js';
 import { jsonCodec, structuredCloneCodec, type Codec } from './codec.js';
 import { IpcError } from './errors.js';
-import { DEFAULT_MAX_FRAME, encodeFrame, FrameDecoder, IpcFrameType, isFrameType, type Frame } from './frame.js';
+import { DEFAULT_MAX_FRAME, encodeFrame, FrameDecoder, IpcFrameType, isFrameType, type FrameSink } from './frame.js';
 import { unref, type ChannelFrame, type ChannelLink } from './link.js';
 import { Outbox } from './outbox.js';
 import type { IpcMethods, MethodHandler, MethodItem, MethodParams, MethodResult } from './methods.js';
 import { Server, type Handler } from './server.js';
 import type { IpcTransport } from './transport.js';
+import { utf8Range } from '../utf8.js';
 
 export type { RequestOptions, StreamOptions } from './caller.js';
 
@@ -36,6 +37,13 @@ export interface ChannelOptions {
   handshakeTimeout?: number;
 }
 
+/** What a Hello frame says, as JSON. */
+interface Hello {
+  version?: number;
+  maxFrame?: number;
+  codec?: string;
+}
+
 /** A request not answered in this long is rejected (ChannelOptions.timeout). */
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** The other side's Hello must come within this (ChannelOptions.handshakeTimeout). */
@@ -49,6 +57,8 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
   /** Resolves after both sides exchanged Hello; rejects if the handshake fails. */
   readonly ready: Promise<void>;
   private readonly codec: Codec<unknown>;
+  /** What payloads are in this process: the codec's text form when it has one (JSON), else the codec. */
+  private readonly wire: Codec<unknown>;
   /** The codec is structured clone: frames travel as values (`IpcTransport.sendValue`). */
   private readonly cloning: boolean;
   private maxFrame: number;
@@ -66,6 +76,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     options: ChannelOptions = {},
   ) {
     this.codec = options.codec ?? (transport.sendValue ? structuredCloneCodec : jsonCodec);
+    this.wire = this.codec.text ?? this.codec;
     this.cloning = this.codec === structuredCloneCodec;
     if (this.cloning && !transport.sendValue)
       throw new TypeError('the structured-clone codec needs a transport that carries values (portTransport)');
@@ -74,7 +85,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     this.outbox = new Outbox(transport, (error) => this.fail(error));
     // What the two halves see of the channel (kept off its public interface).
     const link: ChannelLink = {
-      codec: this.codec,
+      codec: this.wire,
       failure: () => this.failure,
       send: (type, id, payload) => this.send(type, id, payload),
     };
@@ -143,7 +154,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
   /** Sends a one-way event. */
   notify(event: string, data?: unknown): void {
     if (this.failure) throw this.failure;
-    this.send(IpcFrameType.EVENT, 0, this.codec.encode([event, data ?? null]));
+    this.send(IpcFrameType.EVENT, 0, this.wire.encode([event, data ?? null]));
   }
 
   /** Listens for the other side's `notify(event)`. */
@@ -160,12 +171,14 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
   }
 
   /**
-   * One frame out: bytes at the end of this turn (throws now when over the agreed limit); a value
-   * frame now, so a value the runtime cannot clone throws here, where an encoder would have.
+   * One frame out: bytes (or text, as UTF-8) at the end of this turn, throwing now when over the
+   * agreed limit; a value frame now, so a value the runtime cannot clone throws here, where an
+   * encoder would have.
    */
   private send(type: IpcFrameType, id: number, payload: unknown): void {
     if (this.cloning) this.transport.sendValue!([type, id, payload]);
-    else this.outbox.send(encodeFrame(type, id, payload as Uint8Array, this.maxFrame));
+    else if (typeof payload === 'string') this.outbox.text(type, id, payload, this.maxFrame);
+    else this.outbox.frame(type, id, payload as Uint8Array, this.maxFrame);
   }
 
   private fail(error: Error): void {
@@ -179,16 +192,27 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
 
   private receive(chunk: Uint8Array): void {
     if (this.failure) return;
-    let frames: Frame[];
     try {
-      frames = this.decoder.push(chunk);
+      this.decoder.read(chunk, this.receiveFrame);
     } catch (error) {
-      this.fail(error as Error);
-      this.transport.close();
-      return;
+      this.failAndClose(error);
     }
-    for (const frame of frames) if (!this.dispatchOrFail(frame)) return;
   }
+
+  /**
+   * A frame from the bytes: a text codec's payload (and the Hello's JSON) is read as text straight
+   * from them; other payloads are copied, since the transport may reuse the chunk.
+   */
+  private readonly receiveFrame: FrameSink = (type, id, bytes, start, end) => {
+    if (this.failure) return;
+    try {
+      if (type === IpcFrameType.HELLO) return this.hello(jsonCodec.text!.decode(utf8Range(bytes, start, end)) as Hello);
+      const text = this.wire !== this.codec && type !== IpcFrameType.CREDIT;
+      this.dispatch({ type, id, payload: text ? utf8Range(bytes, start, end) : bytes.slice(start, end) });
+    } catch (error) {
+      this.failAndClose(error);
+    }
+  };
 
   /** A value frame, `[type, id, payload]` (structured-clone codec); anything else is corrupt. */
   private receiveValue(message: unknown): void {
@@ -197,30 +221,25 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     const valid = this.cloning && Array.isArray(frame) && frame.length === 3 && isFrameType(frame[0]) && Number.isInteger(frame[1]);
     if (!valid) {
       const why = this.cloning ? 'a message that is not a [type, id, payload] frame' : 'a value on a channel that speaks bytes';
-      this.fail(new IpcError('ERR_CORRUPT_FRAME', `the other side sent ${why}`));
-      this.transport.close();
-      return;
+      return this.failAndClose(new IpcError('ERR_CORRUPT_FRAME', `the other side sent ${why}`));
     }
-    this.dispatchOrFail({ type: frame[0] as IpcFrameType, id: frame[1] as number, payload: frame[2] });
+    try {
+      this.dispatch({ type: frame[0] as IpcFrameType, id: frame[1] as number, payload: frame[2] });
+    } catch (error) {
+      this.failAndClose(error);
+    }
   }
 
-  /** Dispatches `frame`; an error in it fails the channel (then false). */
-  private dispatchOrFail(frame: ChannelFrame): boolean {
-    try {
-      this.dispatch(frame);
-      return true;
-    } catch (error) {
-      this.fail(error as Error);
-      this.transport.close();
-      return false;
-    }
+  /** Bad input from the other side: the channel fails and the transport closes. */
+  private failAndClose(error: unknown): void {
+    this.fail(error as Error);
+    this.transport.close();
   }
 
   private dispatch(frame: ChannelFrame): void {
     switch (frame.type) {
-      case IpcFrameType.HELLO:
-        if (!(frame.payload instanceof Uint8Array)) throw new IpcError('ERR_HANDSHAKE', 'the Hello frame is not bytes');
-        return this.hello(jsonCodec.decode(frame.payload) as { version?: number; maxFrame?: number; codec?: string });
+      case IpcFrameType.HELLO: // always bytes (receiveFrame), never a value
+        throw new IpcError('ERR_HANDSHAKE', 'the Hello frame is not bytes');
       case IpcFrameType.RESPONSE:
       case IpcFrameType.ERROR:
       case IpcFrameType.DATA:
@@ -232,14 +251,14 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
       case IpcFrameType.CREDIT:
         return this.server.receive(frame);
       case IpcFrameType.EVENT: {
-        const [event, data] = this.codec.decode(frame.payload) as [string, unknown];
+        const [event, data] = this.wire.decode(frame.payload) as [string, unknown];
         for (const listener of this.listeners.get(event) ?? []) listener(data);
         return;
       }
     }
   }
 
-  private hello(hello: { version?: number; maxFrame?: number; codec?: string }): void {
+  private hello(hello: Hello): void {
     if (hello.version !== PROTOCOL_VERSION)
       throw new IpcError('ERR_HANDSHAKE', `protocol version ${hello.version} is not ${PROTOCOL_VERSION}`);
     if (hello.codec !== this.codec.name)

@@ -11,6 +11,12 @@ export interface Codec<Payload = Uint8Array> {
   readonly name: CodecName;
   encode(value: unknown): Payload;
   decode(payload: Payload): unknown;
+  /**
+   * The same codec with text payloads, for a codec whose bytes are UTF-8 text (JSON): a channel
+   * then writes the text into its frames as UTF-8 in place and reads it straight from the bytes
+   * received, with no byte array in between (outbox.ts has the numbers).
+   */
+  readonly text?: Codec<string>;
 }
 
 const utf8Encoder = new TextEncoder();
@@ -30,9 +36,22 @@ export function decoding(format: string, decode: (bytes: Uint8Array) => unknown)
 /** JSON as UTF-8: the default, with no dependency, readable by any peer. */
 export const jsonCodec: Codec = {
   name: 'json',
-  encode: (value) => utf8Encoder.encode(JSON.stringify(value) ?? 'null'),
-  decode: decoding('JSON', (bytes) => JSON.parse(utf8Decoder.decode(bytes))),
+  encode: (value) => utf8Encoder.encode(stringify(value)),
+  decode: (bytes) => parse(utf8Decoder.decode(bytes)),
+  text: { name: 'json', encode: stringify, decode: parse },
 };
+
+function stringify(value: unknown): string {
+  return JSON.stringify(value) ?? 'null';
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new IpcError('ERR_DECODE', `bad JSON payload: ${(error as Error).message}`);
+  }
+}
 
 /**
  * No encoding: the transport clones each value (the structured clone algorithm, in the runtime's

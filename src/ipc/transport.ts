@@ -9,13 +9,20 @@ export interface Receiver {
 
 /** Bytes both ways between the two ends of a channel (a socket, stdio, a MessagePort). */
 export interface IpcTransport {
+  /** Sends `bytes`, which it may hold until written: the channel never changes bytes it sent. */
   send(bytes: Uint8Array): void;
   /**
    * Present on transports that carry structured-clonable values natively (a MessagePort): one
    * value per message, cloned by the runtime. Channels on them default to the structured-clone codec.
    */
   sendValue?(value: unknown): void;
-  /** Starts delivering to `receiver` (called once). */
+  /**
+   * A buffer for the channel to fill before it is sent, from the transport's cheapest memory (Node
+   * streams: Buffer.allocUnsafe, which their write takes without a conversion). Absent: `new Uint8Array`.
+   * The channel sends views of it and never writes a byte again once it was sent.
+   */
+  allocate?(size: number): Uint8Array;
+  /** Starts delivering to `receiver` (called once). Chunks given to `data` may be reused after it returns. */
   start(receiver: Receiver): void;
   close(): void;
 }

@@ -14,7 +14,9 @@ import {
   portTransport,
   streamTransport,
   structuredCloneCodec,
+  type IpcTransport,
   type PortLike,
+  type Receiver,
 } from '../../src/ipc/index.js';
 import { msgpackCodec, msgpackrRecordsCodec } from '../../src/ipc/msgpack.js';
 
@@ -333,5 +335,139 @@ describe('IPC over a SharedArrayBuffer ring', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     left.close();
     await expect(pending).rejects.toMatchObject({ code: 'ERR_CLOSED' });
+  });
+});
+
+describe('IPC bytes in place: text payloads, reused read buffers, the arena', () => {
+  /**
+   * Two ends in memory whose reads come through one scratch buffer, reused (and scribbled over)
+   * after every `data` call, in pieces of 1 to 50 bytes: what the channel keeps must be copies.
+   */
+  function reusingPair(): [IpcTransport, IpcTransport] {
+    const receivers: (Receiver | null)[] = [null, null];
+    let seed = 7;
+    const pieceSize = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 50) + 1;
+    const end = (to: number): IpcTransport => ({
+      send(bytes) {
+        const copy = bytes.slice();
+        setImmediate(() => {
+          const scratch = new Uint8Array(64);
+          for (let at = 0; at < copy.length;) {
+            const n = Math.min(pieceSize(), copy.length - at);
+            scratch.set(copy.subarray(at, at + n));
+            receivers[to]?.data(scratch.subarray(0, n));
+            scratch.fill(0xee);
+            at += n;
+          }
+        });
+      },
+      start(receiver) {
+        receivers[1 - to] = receiver;
+      },
+      close() {
+        for (const receiver of receivers.splice(0)) receiver?.end();
+      },
+    });
+    return [end(1), end(0)];
+  }
+
+  it.each([
+    ['json', () => jsonCodec],
+    ['msgpack', () => msgpackCodec],
+  ] as const)('reads whole messages from a transport that reuses its read buffer (%s)', async (_name, codec) => {
+    const [left, right] = reusingPair();
+    new IpcChannel(right, { codec: codec() }).handle('echo', (v) => v);
+    const channel = new IpcChannel(left, { codec: codec() });
+    const values = [
+      { text: 'ascii' },
+      { text: 'é ü ß – “quotes” 😀 中文', n: [1, 2, 3] },
+      { long: 'x'.repeat(3000) },
+      Array.from({ length: 200 }, (_, i) => ({ i, s: `row ${i} ✓` })),
+    ];
+    expect(await Promise.all(values.map((value) => channel.request('echo', value)))).toEqual(values);
+    channel.close();
+  });
+
+  it('carries any string exactly, lone surrogates too (JSON.stringify escapes them)', async () => {
+    const { server, client, serverSide } = await socketPair();
+    new IpcChannel(streamTransport(serverSide)).handle('echo', (v) => v);
+    const channel = new IpcChannel(streamTransport(client));
+    const strings = ['', 'plain', 'ñ€😀', '\u0000\u001f"\\', 'a\ud800b', '\udc00'];
+    const back = await Promise.all(strings.map((s) => channel.request('echo', s)));
+    expect(back).toEqual(strings);
+    channel.close();
+    server.close();
+  });
+
+  it('sends texts larger than its arena, and more frames in a turn than the arena holds', async () => {
+    const { server, client, serverSide } = await socketPair();
+    new IpcChannel(streamTransport(serverSide)).handle('length', (s) => (s as string).length);
+    const channel = new IpcChannel(streamTransport(client));
+    const texts = [
+      'y'.repeat(20_000), // over the arena (16 KiB) even as ASCII
+      '😀'.repeat(3000), // 6,000 code units: its worst case (18 KB) is over the arena, its 12 KB are not
+      ...Array.from({ length: 2000 }, (_, i) => `request ${i} ${'z'.repeat(i % 40)}`), // ~80 KB in one turn
+    ];
+    expect(await Promise.all(texts.map((t) => channel.request('length', t)))).toEqual(texts.map((t) => t.length));
+    channel.close();
+    server.close();
+  });
+
+  it('a text frame over the agreed limit fails its own request, measured in UTF-8 bytes, and nothing is sent', async () => {
+    const { server, client, serverSide } = await socketPair();
+    new IpcChannel(streamTransport(serverSide), { maxFrame: 1024 }).handle('echo', (v) => v);
+    const channel = new IpcChannel(streamTransport(client));
+    await channel.ready;
+    // 400 code units, 1,200 bytes of UTF-8: over 1,024 although its length is not.
+    await expect(channel.request('echo', '€'.repeat(400))).rejects.toMatchObject({ code: 'ERR_FRAME_TOO_LARGE' });
+    expect(await channel.request('echo', '€'.repeat(300))).toBe('€'.repeat(300)); // 900 bytes + envelope fit
+    channel.close();
+    server.close();
+  });
+});
+
+describe('IPC request deadlines', () => {
+  async function slowPair() {
+    const { port1, port2 } = new MessageChannel();
+    new IpcChannel(portTransport(port2)).handle('sleep', (ms) => new Promise((resolve) => setTimeout(() => resolve(ms), ms as number)));
+    const channel = new IpcChannel(portTransport(port1), { timeout: 1000 });
+    await channel.ready;
+    return channel;
+  }
+
+  it('times out each request at its own deadline, whatever the order they were made in', async () => {
+    const channel = await slowPair();
+    const start = performance.now();
+    const settled = (p: Promise<unknown>) =>
+      p.then(
+        (value) => ({ value, at: performance.now() - start }),
+        (error: { code: string }) => ({ code: error.code, at: performance.now() - start }),
+      );
+    const [late, early, answered, unbounded] = await Promise.all([
+      settled(channel.request('sleep', 500, { timeout: 150 })),
+      settled(channel.request('sleep', 500, { timeout: 40 })), // made later, due sooner
+      settled(channel.request('sleep', 80)), // the channel's 1 s default: answered
+      settled(channel.request('sleep', 120, { timeout: Infinity })), // never times out
+    ]);
+    expect(early).toMatchObject({ code: 'ERR_TIMEOUT' });
+    expect(late).toMatchObject({ code: 'ERR_TIMEOUT' });
+    expect(early.at).toBeGreaterThanOrEqual(39);
+    expect(late.at).toBeGreaterThanOrEqual(149);
+    expect(late.at).toBeLessThan(450); // not at the default's 1 s, nor at the answer's 500 ms
+    expect(answered).toMatchObject({ value: 80 });
+    expect(unbounded).toMatchObject({ value: 120 });
+    channel.close();
+  });
+
+  it('refuses a timeout that setTimeout would fire at once (NaN, negative, over 2^31-1 ms)', async () => {
+    const channel = await slowPair();
+    for (const timeout of [Number.NaN, -1, 2 ** 31]) {
+      await expect(channel.request('sleep', 1, { timeout })).rejects.toBeInstanceOf(RangeError);
+    }
+    expect(await channel.request('sleep', 1, { timeout: 0 }).catch((e: { code: string }) => e.code)).toBe('ERR_TIMEOUT');
+    const { port1 } = new MessageChannel();
+    expect(() => new IpcChannel(portTransport(port1), { timeout: Number.NaN })).toThrow(RangeError);
+    port1.close();
+    channel.close();
   });
 });

@@ -38,6 +38,29 @@ describe('frames', () => {
     }
   });
 
+  it('reassemble a frame spread over many chunks, with the next frames in its last chunk', () => {
+    const big = new Uint8Array(1 << 20).map((_, i) => i * 31);
+    const wire = join([encodeFrame(IpcFrameType.DATA, 9, big), ...frames()]);
+    const decoder = new FrameDecoder();
+    const got = [];
+    // Chunks of 4 KiB, then 3 and 2 bytes (a header cut before and after its type byte), then the rest.
+    let at = 0;
+    for (const size of [...Array<number>(256).fill(4096), 3, 2, 6, 1]) {
+      got.push(...decoder.push(wire.subarray(at, at + size)));
+      at += size;
+    }
+    got.push(...decoder.push(wire.subarray(at)));
+    decoder.end();
+    expect(got.map((f) => [f.type, f.id, f.payload.length])).toEqual([
+      [IpcFrameType.DATA, 9, 1 << 20],
+      [2, 1, 8],
+      [3, 1, 1],
+      [6, 0, 0],
+      [2, 0xffff_fffe, 1000],
+    ]);
+    expect(got[0].payload).toEqual(big);
+  });
+
   it('refuse to make a frame over the limit, before sending anything', () => {
     expect(errorCode(() => encodeFrame(IpcFrameType.EVENT, 0, new Uint8Array(100), 108))).toBe('ERR_FRAME_TOO_LARGE');
     expect(encodeFrame(IpcFrameType.EVENT, 0, new Uint8Array(99), 108).length).toBe(108);

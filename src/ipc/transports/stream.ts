@@ -9,6 +9,10 @@ export function streamTransport(readable: Readable, writable: Writable = readabl
     send(bytes) {
       writable.write(bytes);
     },
+    allocate(size) {
+      // Not zeroed (the channel writes every byte it sends), and a Buffer, which write() takes as is.
+      return Buffer.allocUnsafe(size);
+    },
     start(receiver) {
       readable.on('data', (chunk: Uint8Array) => receiver.data(chunk));
       readable.once('end', () => receiver.end());

@@ -1,0 +1,45 @@
+// src/utf8.ts on both of its paths: Buffer's methods where the runtime has them (Node, Deno, Bun)
+// and TextEncoder/TextDecoder where it has not (browsers: the dashboard runs the IPC suite there).
+import { describe, expect, it } from 'vitest';
+
+type Utf8 = typeof import('../../src/utf8.js');
+
+/** The module loaded afresh with `Buffer` hidden, so it picks its portable path. */
+async function withoutBuffer(): Promise<Utf8> {
+  const saved = globalThis.Buffer;
+  Reflect.deleteProperty(globalThis, 'Buffer');
+  try {
+    return (await import(/* @vite-ignore */ `../../src/utf8.js?portable=${Date.now()}`)) as Utf8;
+  } finally {
+    globalThis.Buffer = saved;
+  }
+}
+
+const TEXTS = ['', 'ascii only', 'é ü ß', '€ and 😀', '中文字', 'a\ud800b', '\udfff', 'x'.repeat(5000)];
+
+describe('UTF-8 in place', async () => {
+  const paths: [string, Utf8][] = [
+    ['native (Buffer)', await import('../../src/utf8.js')],
+    ['portable (TextEncoder)', await withoutBuffer()],
+  ];
+
+  it.each(paths)('%s: writes what TextEncoder makes, at an offset, within the room promised', (_name, utf8) => {
+    for (const text of TEXTS) {
+      const expected = new TextEncoder().encode(text);
+      const bytes = new Uint8Array(7 + utf8.maxUtf8Length(text) + 5).fill(0xaa);
+      const written = utf8.writeUtf8(bytes, 7, text);
+      expect(written).toBe(expected.length);
+      expect(bytes.subarray(7, 7 + written)).toEqual(expected);
+      expect(bytes.subarray(0, 7).every((b) => b === 0xaa)).toBe(true); // nothing before the offset
+      expect(bytes.subarray(7 + written).every((b) => b === 0xaa)).toBe(true); // nor after the text
+    }
+  });
+
+  it.each(paths)('%s: reads a range as TextDecoder does, malformed bytes as U+FFFD', (_name, utf8) => {
+    for (const text of TEXTS) {
+      const bytes = new Uint8Array([0xff, 0xfe, ...new TextEncoder().encode(text), 0xc3]);
+      expect(utf8.utf8Range(bytes, 2, bytes.length - 1)).toBe(new TextDecoder().decode(bytes.subarray(2, bytes.length - 1)));
+    }
+    expect(utf8.utf8Range(Uint8Array.of(0x61, 0xff, 0xc3, 0x62), 0, 4)).toBe('a\ufffd\ufffdb');
+  });
+});
