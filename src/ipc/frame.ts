@@ -33,6 +33,8 @@ export function isFrameType(type: unknown): type is IpcFrameType {
 /** Bytes of a frame from which its size and type are known: length (4), type (1). */
 const HEADER_KNOWN = 5;
 const EMPTY = new Uint8Array(0);
+/** The smallest buffer a frame split over chunks is held in (it grows by doubling). */
+const MIN_HOLD = 4096;
 
 /** Bytes before the payload: length (4), type (1), id (4). */
 export const IPC_FRAME_HEADER_SIZE = 9;
@@ -89,14 +91,16 @@ export type FrameSink = (type: IpcFrameType, id: number, bytes: Uint8Array, star
 /**
  * Reassembles frames from chunks split anywhere (one byte at a time works) and splits chunks that
  * hold several frames. Errors are final: the stream cannot be resynchronised. A frame split over
- * chunks is copied once into a buffer of its size (joining the held bytes to every new chunk made
- * a 16 MiB frame read in 64 KiB chunks copy 2 GiB).
+ * chunks is held in a buffer that doubles up to its size (joining the held bytes to every new
+ * chunk made a 16 MiB frame read in 64 KiB chunks copy 2 GiB).
  */
 export class FrameDecoder {
   /** The start of a frame not complete yet: a buffer of its whole size once its header is known. */
   private partial = EMPTY;
   /** Bytes of `partial` filled. */
   private filled = 0;
+  /** The held frame's whole size once its header is known, else 0. */
+  private expected = 0;
   private failure: IpcError | null = null;
 
   constructor(private maxFrame = DEFAULT_MAX_FRAME) {}
@@ -134,13 +138,12 @@ export class FrameDecoder {
         this.partial = EMPTY;
         this.filled = 0;
       } else {
-        const take = Math.min(chunk.length, this.partial.length - this.filled);
-        this.partial.set(take === chunk.length ? chunk : chunk.subarray(0, take), this.filled);
-        this.filled += take;
-        if (this.filled < this.partial.length) return;
+        const take = Math.min(chunk.length, this.expected - this.filled);
+        this.hold(take === chunk.length ? chunk : chunk.subarray(0, take));
+        if (this.filled < this.expected) return;
         const frame = this.partial;
         this.partial = EMPTY;
-        this.filled = 0;
+        this.filled = this.expected = 0;
         sink(frame[4] as IpcFrameType, readUint32(frame, 5), frame, IPC_FRAME_HEADER_SIZE, frame.length);
         pos = take;
       }
@@ -148,10 +151,9 @@ export class FrameDecoder {
     while (data.length - pos >= HEADER_KNOWN) {
       const size = this.checkHeader(data, pos);
       if (data.length - pos < size) {
-        // The rest of this frame comes later: hold it in a buffer of its size.
-        this.partial = new Uint8Array(size);
-        this.partial.set(data.subarray(pos));
-        this.filled = data.length - pos;
+        // The rest of this frame comes later: hold what is here.
+        this.expected = size;
+        this.hold(data.subarray(pos));
         return;
       }
       sink(data[pos + 4] as IpcFrameType, readUint32(data, pos + 5), data, pos + IPC_FRAME_HEADER_SIZE, pos + size);
@@ -163,6 +165,22 @@ export class FrameDecoder {
       // The length is checked as soon as its 4 bytes are here, before the payload is waited for.
       if (this.filled >= 4) this.checkLength(this.partial, 0);
     }
+  }
+
+  /**
+   * Appends `bytes` to the held frame. The buffer doubles as bytes arrive, up to the frame's size:
+   * each byte is copied about twice at most, and a peer that announces a 16 MiB frame and sends
+   * 5 bytes of it does not make this side allocate 16 MiB.
+   */
+  private hold(bytes: Uint8Array): void {
+    const needed = this.filled + bytes.length;
+    if (needed > this.partial.length) {
+      const grown = new Uint8Array(Math.min(this.expected, Math.max(needed, this.partial.length * 2, MIN_HOLD)));
+      grown.set(this.partial.subarray(0, this.filled));
+      this.partial = grown;
+    }
+    this.partial.set(bytes, this.filled);
+    this.filled = needed;
   }
 
   /** The frame at `pos` (5 bytes of it present): its whole size, after checking length and type. */

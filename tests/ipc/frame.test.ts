@@ -61,6 +61,17 @@ describe('frames', () => {
     expect(got[0].payload).toEqual(big);
   });
 
+  it('hold what arrived of a frame, not what its header announces', () => {
+    // 200 frames announced at the 16 MiB limit, 20 bytes of each sent: 3.2 GB if allocated up front.
+    const header = encodeFrame(IpcFrameType.DATA, 1, new Uint8Array(0));
+    header.set([0, 0xff, 0xff, 0xf7], 0); // length: 16 MiB minus the 4 length bytes
+    const before = process.memoryUsage().arrayBuffers;
+    const decoders = Array.from({ length: 200 }, () => new FrameDecoder());
+    for (const decoder of decoders) expect(decoder.push(join([header, new Uint8Array(11)]))).toEqual([]);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(64 * 1024 * 1024);
+    expect(errorCode(() => decoders[0].end())).toBe('ERR_TRUNCATED_FRAME');
+  });
+
   it('refuse to make a frame over the limit, before sending anything', () => {
     expect(errorCode(() => encodeFrame(IpcFrameType.EVENT, 0, new Uint8Array(100), 108))).toBe('ERR_FRAME_TOO_LARGE');
     expect(encodeFrame(IpcFrameType.EVENT, 0, new Uint8Array(99), 108).length).toBe(108);
