@@ -23,14 +23,20 @@ const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 
 /** Runs a decoder; whatever it throws becomes ERR_DECODE, naming the format. */
-export function decoding(format: string, decode: (bytes: Uint8Array) => unknown): (bytes: Uint8Array) => unknown {
-  return (bytes) => {
+export function decoding<Payload = Uint8Array>(format: string, decode: (payload: Payload) => unknown): (payload: Payload) => unknown {
+  return (payload) => {
     try {
-      return decode(bytes);
+      return decode(payload);
     } catch (error) {
       throw new IpcError('ERR_DECODE', `bad ${format} payload: ${(error as Error).message}`);
     }
   };
+}
+
+const parse = decoding('JSON', (text: string) => JSON.parse(text));
+
+function stringify(value: unknown): string {
+  return JSON.stringify(value) ?? 'null';
 }
 
 /** JSON as UTF-8: the default, with no dependency, readable by any peer. */
@@ -40,18 +46,6 @@ export const jsonCodec: Codec = {
   decode: (bytes) => parse(utf8Decoder.decode(bytes)),
   text: { name: 'json', encode: stringify, decode: parse },
 };
-
-function stringify(value: unknown): string {
-  return JSON.stringify(value) ?? 'null';
-}
-
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new IpcError('ERR_DECODE', `bad JSON payload: ${(error as Error).message}`);
-  }
-}
 
 /**
  * No encoding: the transport clones each value (the structured clone algorithm, in the runtime's

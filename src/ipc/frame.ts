@@ -95,7 +95,7 @@ export type FrameSink = (type: IpcFrameType, id: number, bytes: Uint8Array, star
  * chunk made a 16 MiB frame read in 64 KiB chunks copy 2 GiB).
  */
 export class FrameDecoder {
-  /** The start of a frame not complete yet: a buffer of its whole size once its header is known. */
+  /** The start of a frame not complete yet (once its header is known, a buffer that doubles up to its size). */
   private partial = EMPTY;
   /** Bytes of `partial` filled. */
   private filled = 0;
