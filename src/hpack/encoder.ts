@@ -2,6 +2,7 @@ import { typeName } from '../errors.js';
 import type { HeaderList } from '../fields.js';
 import { Hpack } from '../wasm/abi.js';
 import { DEFAULT_TABLE_SIZE, MAX_TABLE_SIZE, WasmCodec } from './codec.js';
+import { EncoderIndex } from './encoder-index.js';
 import { HpackError } from './errors.js';
 
 /** How an HpackEncoder sizes its table and when it uses Huffman coding. */
@@ -48,6 +49,9 @@ function invalidField([name, value]: [string, string]): HpackError {
  * `cookie` values and the names in `neverIndex` are sent never-indexed.
  */
 export class HpackEncoder extends WasmCodec {
+  /** The table's full matches on this side: a block of only those is written without wasm. */
+  private readonly index = new EncoderIndex();
+
   constructor(options: HpackEncoderOptions = {}) {
     const size = options.maxTableSize ?? DEFAULT_TABLE_SIZE;
     if (!Number.isInteger(size) || size < 0 || size > MAX_TABLE_SIZE) throw new RangeError(`invalid maxTableSize ${size}`);
@@ -62,8 +66,12 @@ export class HpackEncoder extends WasmCodec {
     if (headers.length > Hpack.MAX_ENCODE_FIELDS) {
       throw new HpackError('ERR_HPACK_INVALID_FIELD', `at most ${Hpack.MAX_ENCODE_FIELDS} fields per block`);
     }
-    const core = this.core;
     const neverIndex = options?.neverIndex;
+    if (!neverIndex?.length) {
+      const block = this.index.encode(headers);
+      if (block) return block;
+    }
+    const core = this.core;
     // Every name and value, back to back, written with one native call: for ASCII text UTF-8 is
     // latin1. Non-ASCII text takes the exact path below. The names and values are checked in wasm
     // (RFC 9113 §8.2.1) before any is encoded: nothing is (and the table is not touched) when one
@@ -91,8 +99,24 @@ export class HpackEncoder extends WasmCodec {
     const rc = core.call((e) => e.hpack_encode(handle, headers.length));
     if (rc === Hpack.INVALID_FIELD) throw invalidField(headers[core.table[Hpack.BAD_FIELD]]);
     const length = this.checked(rc);
-    const at = core.table[Hpack.OUTPUT_PTR];
+    // Views made before the call are stale if the memory grew during it.
+    const { table: after, words } = core;
+    const at = after[Hpack.OUTPUT_PTR];
+    this.index.follow(
+      headers,
+      words,
+      after[Hpack.FIELDS_PTR] >>> 2,
+      after[Hpack.INSERTED_COUNT],
+      after[Hpack.OLDEST_ID],
+      after[Hpack.NEXT_ID],
+    );
     return core.bytes.slice(at, at + length);
+  }
+
+  override setTableLimit(limit: number): void {
+    super.setTableLimit(limit);
+    // Wasm now owes a size update at the start of the next block, and may have evicted entries.
+    this.index.ready = false;
   }
 
   private writeLatin1(text: string): void {

@@ -52,6 +52,8 @@ export interface ResponseHeadInit {
   keepAlive?: boolean;
   /** Default true: a `Date` field unless the headers have one. */
   date?: boolean;
+  /** The time (ms since the epoch) the Date field tells. Default: `Date.now()`. */
+  now?: number;
 }
 
 /** Framing fields belong to the writer: a caller's Content-Length/Transfer-Encoding are dropped. */
@@ -84,7 +86,7 @@ export function writeResponseHead(init: ResponseHeadInit): string {
       head += `${name}: ${value}\r\n`;
     }
   }
-  if (init.date !== false && !hasDate) head += dateHeaderLine();
+  if (init.date !== false && !hasDate) head += dateHeaderLine(init.now);
   if (init.keepAlive === false && !hasConnection) head += 'Connection: close\r\n';
   if (typeof body === 'number') {
     if (!lengthWritten) head += `Content-Length: ${body}\r\n`;

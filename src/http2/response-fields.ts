@@ -7,9 +7,10 @@ const STATUS_TEXT: string[] = [];
 
 /**
  * `length`: the body's byte count, or null when it is unknown (a stream). A Content-Length the
- * handler set is kept only for a stream body; the writer checks the stream against it.
+ * handler set is kept only for a stream body; the writer checks the stream against it. `now`: the
+ * time the Date field tells.
  */
-export function responseFields(status: number, headers: Iterable<[string, string]>, length: number | null): HeaderList {
+export function responseFields(status: number, headers: Iterable<[string, string]>, length: number | null, now = Date.now()): HeaderList {
   const list: HeaderList = [[':status', (STATUS_TEXT[status] ??= String(status))]];
   let hasDate = false;
   for (const [rawName, value] of headers) {
@@ -24,7 +25,7 @@ export function responseFields(status: number, headers: Iterable<[string, string
     if (name === 'date') hasDate = true;
     list.push([name, value]);
   }
-  if (!hasDate) list.push(['date', httpDate()]);
+  if (!hasDate) list.push(['date', httpDate(now)]);
   if (length !== null) list.push(['content-length', String(length)]);
   return list;
 }

@@ -1,6 +1,7 @@
 // Writes a web `Response` as HTTP/1.1 bytes. String and byte bodies go out with the head in one
 // write and no promise; streams are copied chunk by chunk, waiting for the socket to drain.
 import { CHUNK_END, LAST_CHUNK, chunkHeader, lastChunk, writeResponseHead, type ResponseHeadInit } from '../http1/writer.js';
+import { now } from './clock.js';
 import { ResponseBodyError, type ResponseBody } from './body-chunks.js';
 import type { Transport } from './connection.js';
 import { prepareResponse, streamLength, type PreparedResponse } from './prepare-response.js';
@@ -34,7 +35,7 @@ const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
 const SCANNED_TEXT = 1024;
 
 function headInit(prepared: PreparedResponse, body: ResponseHeadInit['body'], keepAlive: boolean): ResponseHeadInit {
-  return { status: prepared.status, reason: prepared.reason, headers: prepared.headers, body, keepAlive };
+  return { status: prepared.status, reason: prepared.reason, headers: prepared.headers, body, keepAlive, now: now() };
 }
 
 /**

@@ -138,6 +138,10 @@ export const Hpack = {
   TABLE_SIZE: 3,
   OLDEST_ID: 4,
   OUTPUT_PTR: 0,
+  /** After hpack_encode: how many fields went into the dynamic table (their positions at FIELDS_PTR). */
+  INSERTED_COUNT: 1,
+  /** After hpack_encode: the id the next dynamic entry gets. */
+  NEXT_ID: 5,
   /** After hpack_encode returned INVALID_FIELD: the index of the first invalid field. */
   BAD_FIELD: 0,
   /** hpack_encode's answer to a field RFC 9113 §8.2.1 forbids (nothing encoded, table untouched). */

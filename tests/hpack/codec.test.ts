@@ -1,8 +1,9 @@
 // The HPACK codec against a real peer (hpack.js) on random header lists, on random bytes, under
 // HPACK bombs, and through its lifecycle (free, failure, traps).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { hpackJsDecoder, hpackJsEncoder } from '../../bench/peers/hpack-js.js';
 import { HpackDecoder, HpackEncoder, HpackError } from '../../src/hpack/index.js';
+import { EncoderIndex } from '../../src/hpack/encoder-index.js';
 import { STATIC_TABLE } from '../../src/hpack/static-table.js';
 import { WasmTrapError, wasmCore } from '../../src/wasm/module.js';
 import { rng } from '../http1/corpus.js';
@@ -156,6 +157,130 @@ describe('HPACK dynamic entries', () => {
       ];
       expect(decoder.decode(encoder.encode(list))).toEqual(list);
     }
+  });
+});
+
+describe('HPACK blocks of indexed fields, written without wasm', () => {
+  /** Forces every block through wasm: a never-index name that no list uses changes no output. */
+  const THROUGH_WASM = { neverIndex: ['x-not-in-any-list'] };
+  const allIndexed = (block: Uint8Array, fields: number) => block.length >= fields && block.every((b, i) => i >= fields || b >= 0x80);
+
+  it('equal to the wasm encoder byte for byte, through evictions, re-insertions and table size changes', () => {
+    const random = rng(99);
+    const int = (n: number) => Math.floor(random() * n);
+    let indexedBlocks = 0;
+    let blocks = 0;
+    let jsBlocks = 0;
+    const writtenInJs = vi.spyOn(EncoderIndex.prototype, 'encode');
+    for (let connection = 0; connection < 100; connection++) {
+      // A small pool of lists, so blocks repeat (the case the JS path takes), and small tables,
+      // so entries are evicted and added again under new ids.
+      const small = () =>
+        randomList(random)
+          .filter(([name]) => name !== 'cookie' && name !== 'authorization')
+          .slice(0, 1 + int(6))
+          .map(([name, value]): [string, string] => [name, value.slice(0, 12)]);
+      const pool = Array.from({ length: 1 + int(4) }, small);
+      pool.push(randomList(random));
+      pool.push([
+        [':method', 'GET'],
+        ['authorization', ''],
+        ['cookie', ''],
+        ['proxy-authorization', ''],
+      ]);
+      const size = [4096, 300, 120, 0, 1000][connection % 5];
+      const fast = new HpackEncoder({ maxTableSize: size });
+      const reference = new HpackEncoder({ maxTableSize: size });
+      const peerDecode = hpackJsDecoder();
+      for (let i = 0; i < 40; i++) {
+        if (random() < 0.03) {
+          const limit = [0, 256, 4096, 4096][int(4)];
+          fast.setTableLimit(limit);
+          reference.setTableLimit(limit);
+        }
+        const list = pool[int(pool.length)];
+        const block = fast.encode(list);
+        expect(block).toEqual(reference.encode(list, THROUGH_WASM));
+        expect(peerDecode(block)).toEqual(list);
+        if (allIndexed(block, list.length)) indexedBlocks++;
+        blocks++;
+        if (writtenInJs.mock.results.at(-1)?.value) jsBlocks++;
+      }
+      expect(fast.dynamicTable()).toEqual(reference.dynamicTable());
+    }
+    writtenInJs.mockRestore();
+    expect(blocks).toBe(4000);
+    // The JS path ran, often, and only for blocks of indexed fields.
+    expect(jsBlocks).toBeGreaterThan(400);
+    expect(jsBlocks).toBeLessThanOrEqual(indexedBlocks);
+  });
+
+  it('a block of full matches is written without wasm, also for older entries of a name', () => {
+    const writtenInJs = vi.spyOn(EncoderIndex.prototype, 'encode');
+    const encoder = new HpackEncoder();
+    encoder.encode([[':path', '/a']]);
+    encoder.encode([[':path', '/b']]);
+    encoder.encode([[':path', '/c']]);
+    const block = encoder.encode([
+      [':path', '/a'],
+      [':path', '/c'],
+      [':method', 'GET'],
+    ]);
+    expect(writtenInJs.mock.results.at(-1)?.value).toBe(block);
+    writtenInJs.mockRestore();
+    expect(block).toEqual(Uint8Array.of(0x80 | 64, 0x80 | 62, 0x82));
+  });
+
+  it('indexes past 126 take more than one octet', () => {
+    const size = 65536;
+    const fast = new HpackEncoder({ maxTableSize: size });
+    const reference = new HpackEncoder({ maxTableSize: size });
+    fast.setTableLimit(size);
+    reference.setTableLimit(size);
+    const peerDecode = hpackJsDecoder(size);
+    const list = Array.from({ length: 300 }, (_, i): [string, string] => [`x-${i}`, String(i)]);
+    const first = fast.encode(list);
+    expect(first).toEqual(reference.encode(list, THROUGH_WASM));
+    expect(peerDecode(first)).toEqual(list);
+    const warm = fast.encode(list);
+    expect(warm).toEqual(reference.encode(list, THROUGH_WASM));
+    // Indexes 62..361: one octet up to 126, two up to 254 (0xff then one), three beyond.
+    expect(warm.length).toBe(65 + 128 * 2 + 107 * 3);
+    expect(peerDecode(warm)).toEqual(list);
+  });
+
+  it('still refuses a malformed list when the rest of it is indexed', () => {
+    const encoder = new HpackEncoder();
+    encoder.encode([['x-a', 'one']]);
+    encoder.encode([['x-a', 'one']]);
+    const bad = [['x-a', 'one'], 'x-aone'] as unknown as [string, string][];
+    expect(errorCode(() => encoder.encode(bad))).toBe('ERR_HPACK_INVALID_FIELD');
+    expect(
+      errorCode(() =>
+        encoder.encode([
+          ['x-a', 'one'],
+          ['X-A', 'one'],
+        ]),
+      ),
+    ).toBe('ERR_HPACK_INVALID_FIELD');
+  });
+
+  it('a never-indexed name is never sent indexed, even when the table holds it', () => {
+    const encoder = new HpackEncoder();
+    encoder.encode([['x-token', 'secret-value']]);
+    expect(encoder.encode([['x-token', 'secret-value']])).toEqual(Uint8Array.of(0x80 | 62));
+    const block = encoder.encode([['x-token', 'secret-value']], { neverIndex: ['x-token'] });
+    expect(block[0] & 0xf0).toBe(0x10);
+    expect(
+      new HpackDecoder().decodeFields(new HpackEncoder().encode([['x-token', 'secret-value']], { neverIndex: ['x-token'] }))[0].neverIndex,
+    ).toBe(true);
+  });
+
+  it('a freed encoder refuses even a block it could write without wasm', () => {
+    const encoder = new HpackEncoder();
+    encoder.encode([[':method', 'GET']]);
+    encoder.free();
+    expect(errorCode(() => encoder.encode([[':method', 'GET']]))).toBe('ERR_HPACK_FREED');
   });
 });
 

@@ -33,7 +33,10 @@
 //!          value, ...) with table[3i..3i+3] = (name len, value len, flags); returns the block's
 //!          length, the block at table[HPACK_OUTPUT_PTR]; or HPACK_INVALID_FIELD, nothing encoded
 //!          and the table untouched, when a field breaks RFC 9113 §8.2.1 (the first such field's
-//!          index at table[HPACK_BAD_FIELD])
+//!          index at table[HPACK_BAD_FIELD]). After a block: the positions of the fields added
+//!          to the dynamic table, in order, are HPACK_INSERTED_COUNT u32 words at
+//!          table[HPACK_FIELDS_PTR]; their ids run up to table[HPACK_NEXT_ID] - 1, and ids
+//!          below table[HPACK_OLDEST_ID] were evicted (the JS side mirrors the table with it)
 //! ```
 //!
 //! This module is the only one that is not `#![forbid(unsafe_code)]`: `#[wasm_bindgen]` expands
@@ -76,6 +79,10 @@ pub const HPACK_TABLE_SIZE: usize = 3;
 /// After hpack_decode: the id of the oldest live dynamic entry (the caller may forget older ids).
 pub const HPACK_OLDEST_ID: usize = 4;
 pub const HPACK_OUTPUT_PTR: usize = 0;
+/// After hpack_encode: how many fields were added to the dynamic table.
+pub const HPACK_INSERTED_COUNT: usize = 1;
+/// After hpack_encode: the id the next dynamic entry will get.
+pub const HPACK_NEXT_ID: usize = 5;
 /// After hpack_encode returned HPACK_INVALID_FIELD: the index of the first invalid field.
 pub const HPACK_BAD_FIELD: usize = 0;
 /// hpack_encode's answer to a field with an upper-case or non-token name, or NUL, CR or LF in its value.
@@ -271,17 +278,22 @@ pub fn hpack_encode(handle: u32, count: u32) -> i32 {
                     return HPACK_INVALID_FIELD;
                 }
                 out.arena.clear();
-                let encoded = with_codec(handle, |codec| match codec {
+                out.fields.clear();
+                let ids = with_codec(handle, |codec| match codec {
                     Codec::Encoder(e) => {
-                        e.encode(fields, &mut out.arena);
-                        true
+                        e.encode(fields, &mut out.arena, &mut out.fields);
+                        Some((e.table().oldest_id(), e.table().next_id()))
                     }
-                    Codec::Decoder(_) => false,
+                    Codec::Decoder(_) => None,
                 });
-                if encoded != Some(true) {
+                let Some((oldest, next)) = ids.flatten() else {
                     return ABI_MISUSE;
-                }
+                };
                 table[HPACK_OUTPUT_PTR] = out.arena.as_ptr() as u32;
+                table[HPACK_INSERTED_COUNT] = out.fields.len() as u32;
+                table[HPACK_FIELDS_PTR] = out.fields.as_ptr() as u32;
+                table[HPACK_OLDEST_ID] = oldest;
+                table[HPACK_NEXT_ID] = next;
                 out.arena.len() as i32
             })
         })

@@ -147,7 +147,7 @@ fn roundtrip_with_indexing_and_sensitive_fields() {
         ];
         for round in 0..3 {
             let mut wire = Vec::new();
-            encoder.encode(list.iter().copied(), &mut wire);
+            encoder.encode(list.iter().copied(), &mut wire, &mut Vec::new());
             let mut block = DecodedBlock::default();
             decoder.decode(&wire, &mut block).unwrap();
             let got = resolver.fields(&block);
@@ -171,14 +171,18 @@ fn table_accounting_and_size_updates() {
     let mut decoder = Decoder::new(4096, 65536, 128);
     let mut block = DecodedBlock::default();
     let mut wire = Vec::new();
-    encoder.encode([(&b"custom-key"[..], &b"custom-header"[..], 0)], &mut wire);
+    encoder.encode(
+        [(&b"custom-key"[..], &b"custom-header"[..], 0)],
+        &mut wire,
+        &mut Vec::new(),
+    );
     decoder.decode(&wire, &mut block).unwrap();
     assert_eq!(decoder.table().size(), 10 + 13 + 32);
     // The peer lowers its limit: the encoder must start its next block with a size update.
     encoder.set_table_limit(0);
     decoder.set_table_limit(0);
     wire.clear();
-    encoder.encode([(&b"a"[..], &b"b"[..], 0)], &mut wire);
+    encoder.encode([(&b"a"[..], &b"b"[..], 0)], &mut wire, &mut Vec::new());
     assert_eq!(wire[0], 0x20);
     decoder.decode(&wire, &mut block).unwrap();
     assert_eq!(decoder.table().size(), 0);
@@ -206,7 +210,7 @@ fn bombs_fail_fast() {
     let mut encoder = Encoder::new(8192, HuffmanMode::Never);
     let big = vec![b'x'; 3000];
     let mut first = Vec::new();
-    encoder.encode([(&b"x-big"[..], &big[..], 0)], &mut first);
+    encoder.encode([(&b"x-big"[..], &big[..], 0)], &mut first, &mut Vec::new());
     let mut bomb = first.clone();
     bomb.extend(std::iter::repeat_n(0xbe, 10_000)); // index 62: the newest dynamic entry
     let mut decoder = Decoder::new(4096, 65536, 100_000);
@@ -260,7 +264,11 @@ fn fuzz_decoder_never_panics() {
         } else {
             let name = format!("x-{}", rng.next() % 50);
             let value = format!("{}", rng.next());
-            encoder.encode([(name.as_bytes(), value.as_bytes(), 0)], &mut input);
+            encoder.encode(
+                [(name.as_bytes(), value.as_bytes(), 0)],
+                &mut input,
+                &mut Vec::new(),
+            );
             if !input.is_empty() {
                 let at = (rng.next() as usize) % input.len();
                 input[at] ^= rng.next() as u8;
@@ -277,4 +285,35 @@ fn fuzz_decoder_never_panics() {
         }
     }
     assert!(ok > iters / 20 && err > iters / 20, "ok {ok}, err {err}");
+}
+
+#[test]
+fn encode_reports_the_fields_it_added_to_the_table() {
+    let mut encoder = Encoder::new(4096, HuffmanMode::Auto);
+    let mut wire = Vec::new();
+    let mut inserted = Vec::new();
+    let fields: [(&[u8], &[u8], u32); 5] = [
+        (b"x-a", b"1", 0),
+        (b":method", b"GET", 0),
+        (b"authorization", b"secret", 0),
+        (b"x-b", b"2", FIELD_SENSITIVE),
+        (b"x-c", b"3", 0),
+    ];
+    encoder.encode(fields, &mut wire, &mut inserted);
+    // Static full matches and never-indexed fields are not added.
+    assert_eq!(inserted, [0, 4]);
+    assert_eq!(encoder.table().next_id(), 2);
+    assert_eq!(encoder.table().oldest_id(), 0);
+    // The same block again adds nothing: every field is a full match or never indexed.
+    inserted.clear();
+    encoder.encode(fields, &mut wire, &mut inserted);
+    assert!(inserted.is_empty());
+    // An entry that would flush most of the table is sent literally, not added (no id is spent).
+    let big = vec![b'v'; 5000];
+    let mut small = Encoder::new(4096, HuffmanMode::Never);
+    small.encode([(&b"x-a"[..], &b"1"[..], 0)], &mut wire, &mut inserted);
+    inserted.clear();
+    small.encode([(&b"x-big"[..], &big[..], 0)], &mut wire, &mut inserted);
+    assert!(inserted.is_empty());
+    assert_eq!(small.table().next_id(), 1);
 }

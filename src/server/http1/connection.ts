@@ -9,6 +9,7 @@ import type { RequestHead } from '../../http1/head.js';
 import { RequestParser, type MessageHandler } from '../../http1/parser.js';
 import { statusForParseError } from '../../http1/status.js';
 import { writeResponseHead } from '../../http1/writer.js';
+import { now } from '../clock.js';
 import { Exchange } from '../exchange.js';
 import { RequestBody } from '../request-body.js';
 import { IncomingRequest, asRequest, isValidAbsoluteTarget, isValidHost } from '../request.js';
@@ -126,7 +127,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
       encrypted: transport.encrypted,
     });
     this.scheme = transport.encrypted ? 'https' : 'http';
-    this.requestStart = Date.now();
+    this.requestStart = now();
     this.deadline = this.requestStart + headTimeout(this.host.options);
   }
 
@@ -137,7 +138,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     if (this.closed || (this.ending && !this.exchange)) return;
     this.receiving = true;
     if (this.deadlineKind === DEADLINE_IDLE) {
-      this.requestStart = Date.now();
+      this.requestStart = now();
       this.setDeadline(DEADLINE_HEAD, this.requestStart + headTimeout(this.host.options));
     }
     this.transport.cork();
@@ -457,7 +458,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     this.exchange = null;
     this.receiving = false;
     if (this.ending || this.host.closing) return this.end();
-    this.setDeadline(DEADLINE_IDLE, Date.now() + this.host.options.keepAliveTimeout);
+    this.setDeadline(DEADLINE_IDLE, now() + this.host.options.keepAliveTimeout);
     if (this.transport.needsDrain) {
       // The peer reads slowly: read no more requests until the socket drains.
       this.parser.pause();
@@ -466,7 +467,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     }
     this.setPaused(PAUSE_PIPELINE, false);
     if (this.parser.isPaused) {
-      this.requestStart = Date.now();
+      this.requestStart = now();
       this.parse(() => this.parser.resume());
     }
   }

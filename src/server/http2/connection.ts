@@ -25,6 +25,7 @@ import { INITIAL_CONNECTION_WINDOW, Send, STREAM_HIGH_WATER_MARK } from './send.
 import type { Http2Stream } from './stream.js';
 import { SettingsSync } from './settings-sync.js';
 import { StreamTable } from './streams.js';
+import { now } from '../clock.js';
 
 /** The most control frames queued before the client must have read some (nghttp2's limit). */
 const CONTROL_BURST = 1000;
@@ -117,7 +118,7 @@ export class Http2Connection implements ServerConnection, RecvHost {
 
   onData(chunk: Uint8Array): void {
     if (this.closed || this.failed) return;
-    this.deadlines.received(Date.now());
+    this.deadlines.received(now());
     this.transport.cork();
     try {
       for (const raw of this.reader.push(chunk)) {
@@ -301,7 +302,7 @@ export class Http2Connection implements ServerConnection, RecvHost {
     this.send.forget(stream);
     stream.tunnel?.onClose();
     if (this.streams.size > 0) return;
-    this.deadlines.idle(Date.now());
+    this.deadlines.idle(now());
     if (this.peerDone || this.goawayLastId >= 0) this.end();
   }
 

@@ -10,6 +10,7 @@ import { WebSocketConnection } from '../websocket/connection.js';
 import { abandonUpgrade, acceptsUpgrade, answerFields, type PendingUpgrade } from '../websocket/upgrade.js';
 import { StreamTransport } from './stream-transport.js';
 import { trailersOf } from '../trailers.js';
+import { now } from '../clock.js';
 import type { Transport } from '../connection.js';
 import { STREAM_HIGH_WATER_MARK, type Send } from './send.js';
 import type { Http2Stream } from './stream.js';
@@ -57,14 +58,14 @@ export class Responder {
         case 'stream':
           return void this.respondStream(stream, prepared, source.body, source.known);
         case 'omitted':
-          fields = responseFields(prepared.status, prepared.headers, null);
+          fields = responseFields(prepared.status, prepared.headers, null, now());
           break;
         case 'empty':
-          fields = responseFields(prepared.status, prepared.headers, source.length);
+          fields = responseFields(prepared.status, prepared.headers, source.length, now());
           break;
         default:
           body = source.kind === 'text' ? encoder.encode(source.text) : source.bytes;
-          fields = responseFields(prepared.status, prepared.headers, body.length);
+          fields = responseFields(prepared.status, prepared.headers, body.length, now());
           if (prepared.headOnly) body = null;
       }
     } catch (error) {
@@ -108,7 +109,7 @@ export class Responder {
     let fields;
     try {
       if (upgrade.deflate && !codec) throw new Error('permessage-deflate was agreed, but the adapter has no zlib');
-      fields = responseFields(200, answerFields(response), null);
+      fields = responseFields(200, answerFields(response), null, now());
     } catch (error) {
       abandonUpgrade(upgrade);
       return this.respond(stream, this.host.internalError(error));
@@ -153,7 +154,7 @@ export class Responder {
       if (!stream.state.canSend) return body.cancel();
       let fields;
       try {
-        fields = responseFields(prepared.status, prepared.headers, length);
+        fields = responseFields(prepared.status, prepared.headers, length, now());
       } catch (error) {
         body.cancel();
         stream.responseStarted = false;

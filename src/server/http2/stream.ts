@@ -2,6 +2,7 @@
 // request body fed by DATA, and the response waiting for send window. The connection does the
 // I/O; a stream only keeps account.
 import type { ServerConnection } from '../connection.js';
+import { now } from '../clock.js';
 import { Exchange } from '../exchange.js';
 import { RequestBody } from '../request-body.js';
 import { ReceiveWindow, SendWindow } from '../../http2/flow-control.js';
@@ -28,7 +29,7 @@ export class Http2Stream extends Exchange {
   bodyRefused = false;
   headRequest = false;
   expectsContinue = false;
-  readonly startedAt = Date.now();
+  readonly startedAt = now();
   /** The response DATA waiting for window (see send.ts). */
   readonly outbound = new Outbound();
   /** An extended CONNECT (`extendedConnect`) the handler upgraded: the WebSocket that reads and writes this stream. */

@@ -167,11 +167,14 @@ impl Encoder {
         self.table.set_max_size(size);
     }
 
-    /// Appends one header block for `fields` of (name, value, flags).
+    /// Appends one header block for `fields` of (name, value, flags), and the positions in
+    /// `fields` of those added to the dynamic table to `inserted`, in the order they were added
+    /// (their ids are consecutive, ending at the table's `next_id() - 1`).
     pub fn encode<'a>(
         &mut self,
         fields: impl IntoIterator<Item = (&'a [u8], &'a [u8], u32)>,
         out: &mut Vec<u8>,
+        inserted: &mut Vec<u32>,
     ) {
         if let Some((smallest, last)) = self.pending.take() {
             if smallest < last {
@@ -179,12 +182,15 @@ impl Encoder {
             }
             encode_integer(out, 0x20, 5, last);
         }
-        for (name, value, flags) in fields {
-            self.encode_field(name, value, flags, out);
+        for (i, (name, value, flags)) in fields.into_iter().enumerate() {
+            if self.encode_field(name, value, flags, out) {
+                inserted.push(i as u32);
+            }
         }
     }
 
-    fn encode_field(&mut self, name: &[u8], value: &[u8], flags: u32, out: &mut Vec<u8>) {
+    /// Returns whether the field was added to the dynamic table.
+    fn encode_field(&mut self, name: &[u8], value: &[u8], flags: u32, out: &mut Vec<u8>) -> bool {
         let sensitive = flags & FIELD_SENSITIVE != 0
             || name == b"authorization"
             || name == b"proxy-authorization"
@@ -192,7 +198,7 @@ impl Encoder {
         let (full, name_index) = self.find(name, value);
         if let (Some(index), false) = (full, sensitive) {
             encode_integer(out, 0x80, 7, index);
-            return;
+            return false;
         }
         let (first, prefix, index_it) = if sensitive {
             (0x10, 4, false)
@@ -210,9 +216,7 @@ impl Encoder {
             }
         }
         self.encode_string(value, out);
-        if index_it {
-            self.table.insert(name, value);
-        }
+        index_it && self.table.insert(name, value).is_some()
     }
 
     /// (index of an entry equal to name and value, index of an entry with that name).

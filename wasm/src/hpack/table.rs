@@ -108,6 +108,11 @@ impl DynamicTable {
         self.entries.back().map_or(self.next_id, |e| e.id)
     }
 
+    /// The id the next entry will get.
+    pub fn next_id(&self) -> u32 {
+        self.next_id
+    }
+
     /// §4.3 / §4.4: evicts from the end until the new entry fits; an entry larger than the whole
     /// table empties it and is not added. Returns the new entry's id.
     pub fn insert(&mut self, name: &[u8], value: &[u8]) -> Option<u32> {
