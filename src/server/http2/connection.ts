@@ -27,6 +27,13 @@ import { SettingsSync } from './settings-sync.js';
 import { StreamTable } from './streams.js';
 import { now } from '../clock.js';
 
+/**
+ * Frames handled from one read before what they produced is written. One connection with 100
+ * streams in flight (h2load -c1 -m100) went 135k → 163k req/s at the same CPU per request when
+ * its responses left every 32 frames rather than once per read.
+ */
+const FRAMES_PER_WRITE = 32;
+
 /** The most control frames queued before the client must have read some (nghttp2's limit). */
 const CONTROL_BURST = 1000;
 /** The most fields a request may have: the byte limit (maxHeaderListSize) is the one that binds. */
@@ -121,9 +128,17 @@ export class Http2Connection implements ServerConnection, RecvHost {
     this.deadlines.received(now());
     this.transport.cork();
     try {
+      let frames = 0;
       for (const raw of this.reader.push(chunk)) {
         this.receive(raw);
         if (this.failed) break;
+        if (++frames % FRAMES_PER_WRITE === 0) {
+          // The responses so far go out now: the client reads them and sends new requests
+          // while the rest of this read is handled, instead of both sides taking turns.
+          this.writer.flush();
+          this.transport.uncork();
+          this.transport.cork();
+        }
       }
     } catch (error) {
       this.fail(error);
