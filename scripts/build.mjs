@@ -23,6 +23,7 @@ function buildWasm() {
     '--enable-bulk-memory',
     '--enable-nontrapping-float-to-int',
     '--enable-sign-ext',
+    '--enable-simd',
     '--enable-multivalue',
     '--enable-mutable-globals',
     '--strip-debug',

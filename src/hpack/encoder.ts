@@ -85,7 +85,7 @@ export class HpackEncoder extends WasmCodec {
       all += field[0] + field[1];
     }
     if (all.length > core.input.length) core.reserve(all.length);
-    const { written } = utf8.encodeInto(all, core.input);
+    const { written } = utf8.encodeInto(all, core.writableInput());
     if (written !== all.length) this.writeLatin1(all);
     // The descriptors go into the table: take it back from any head still reading it first.
     core.reclaimTable();
@@ -120,7 +120,7 @@ export class HpackEncoder extends WasmCodec {
   }
 
   private writeLatin1(text: string): void {
-    const input = this.core.input;
+    const input = this.core.writableInput();
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
       if (code > 0xff) throw new HpackError('ERR_HPACK_INVALID_FIELD', `character U+${code.toString(16)} is not a header octet`);

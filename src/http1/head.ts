@@ -25,6 +25,28 @@ const BODY_KINDS: Record<number, BodyKind> = {
 };
 
 /**
+ * Records of 64 words (14 fields) or more are copied into shared slabs, one view each: a word copied
+ * into an array costs ~3.5 ns here (50 fields: 735 ns), a slab copy ~180 ns, and a typed array of
+ * its own ~350 ns more (V8 allocates any over 64 bytes outside its heap). A slab is never reused:
+ * a head kept alive keeps its 16 KiB slab, as it keeps the chunk its bytes came in.
+ */
+const SLAB_WORDS = 4096;
+const SLAB_MIN_WORDS = 64;
+let slab = new Uint32Array(0);
+let slabUsed = 0;
+
+function copyToSlab(table: Uint32Array, count: number): Uint32Array {
+  if (slabUsed + count > slab.length) {
+    slab = new Uint32Array(Math.max(SLAB_WORDS, count));
+    slabUsed = 0;
+  }
+  const start = slabUsed;
+  slab.set(table.subarray(0, count), start);
+  slabUsed += count;
+  return slab.subarray(start, slabUsed);
+}
+
+/**
  * A parsed head that makes strings only when asked: it keeps the input bytes and the parser's
  * offset record; the first field read decodes the whole head once and every field is a slice of
  * that string. The record is read in place from the wasm result table until the next parse would
@@ -46,9 +68,12 @@ export abstract class MessageHead implements TableReader {
   }
 
   /** Copies the record out of the result table, which is about to be reused. */
-  detach(): void {
-    const table = this.words;
+  detach(table: Uint32Array): void {
     const count = Head.FIELDS + 4 * table[Head.FIELD_COUNT];
+    if (count >= SLAB_MIN_WORDS) {
+      this.words = copyToSlab(table, count);
+      return;
+    }
     const words = new Array<number>(count);
     for (let i = 0; i < count; i++) words[i] = table[i];
     this.words = words;

@@ -2,7 +2,7 @@
 import { concatAll } from '../bytes.js';
 import { expectBytes } from '../errors.js';
 import { HttpParseError } from './errors.js';
-import type { HeaderList, MessageHead, RequestHead, ResponseHead } from './head.js';
+import { RequestHead, ResponseHead, type HeaderList, type MessageHead } from './head.js';
 import type { ParserOptions } from './options.js';
 import { RequestParser, ResponseParser, type MessageHandler, type MessageParser } from './parser.js';
 
@@ -75,49 +75,41 @@ class Collector<H extends MessageHead> implements MessageHandler<H> {
   }
 }
 
-class MessageView<H extends MessageHead> implements ParsedMessage {
-  constructor(
-    readonly head: H,
-    readonly body: Uint8Array,
-    readonly trailers: HeaderList,
-    readonly bytesConsumed: number,
-  ) {}
-  get versionMajor(): number {
-    return this.head.versionMajor;
-  }
-  get versionMinor(): number {
-    return this.head.versionMinor;
-  }
-  get headers(): HeaderList {
-    return this.head.headers;
-  }
-  get keepAlive(): boolean {
-    return this.head.keepAlive;
-  }
-  get upgrade(): boolean {
-    return this.head.upgrade;
+/**
+ * The one-shot parsers make heads that also carry what was read after them, so that the result
+ * is the head itself: no second object forwarding every getter (a tenth of a small parse).
+ */
+class ParsedRequestHead extends RequestHead implements ParsedRequest {
+  body: Uint8Array = EMPTY;
+  trailers: HeaderList = [];
+  bytesConsumed = 0;
+}
+
+class ParsedResponseHead extends ResponseHead implements ParsedResponse {
+  body: Uint8Array = EMPTY;
+  trailers: HeaderList = [];
+  bytesConsumed = 0;
+}
+
+class OneShotRequestParser extends RequestParser {
+  protected override makeHead(input: Uint8Array, start: number, end: number, table: Uint32Array): ParsedRequestHead {
+    return new ParsedRequestHead(input, start, end, table);
   }
 }
 
-class RequestView extends MessageView<RequestHead> implements ParsedRequest {
-  get method(): string {
-    return this.head.method;
-  }
-  get url(): string {
-    return this.head.url;
-  }
-  get expectContinue(): boolean {
-    return this.head.expectContinue;
+class OneShotResponseParser extends ResponseParser {
+  protected override makeHead(input: Uint8Array, start: number, end: number, table: Uint32Array): ParsedResponseHead {
+    return new ParsedResponseHead(input, start, end, table);
   }
 }
 
-class ResponseView extends MessageView<ResponseHead> implements ParsedResponse {
-  get status(): number {
-    return this.head.status;
-  }
-  get reason(): string {
-    return this.head.reason;
-  }
+/** Completes a one-shot result (made by the parser's makeHead) with what the collector saw. */
+function finish<H extends ParsedMessage>(head: MessageHead, collector: Collector<MessageHead>, parser: MessageParser<MessageHead>): H {
+  const parsed = head as MessageHead & ParsedMessage;
+  parsed.body = collector.body();
+  parsed.trailers = collector.trailers;
+  parsed.bytesConsumed = parser.bytesConsumed;
+  return parsed as unknown as H;
 }
 
 /**
@@ -125,26 +117,25 @@ class ResponseView extends MessageView<ResponseHead> implements ParsedResponse {
  * parser per call was a fifth of a small request's parse. Calls never nest (no user callbacks),
  * and a head outlives the next call (it copies its record out of the wasm table first).
  */
-let defaultRequest: { collector: Collector<RequestHead>; parser: RequestParser } | undefined;
+let defaultRequest: { collector: Collector<RequestHead>; parser: OneShotRequestParser } | undefined;
 
 /** Parses the first request in `bytes`; throws HttpParseError (ERR_INCOMPLETE when cut short). */
 export function parseRequest(bytes: Uint8Array, options?: ParserOptions): ParsedRequest {
   expectBytes(bytes, 'parseRequest(bytes)');
   let collector: Collector<RequestHead>;
-  let parser: RequestParser;
+  let parser: OneShotRequestParser;
   if (options === undefined) {
     defaultRequest ??= (() => {
       const c = new Collector<RequestHead>();
-      return { collector: c, parser: new RequestParser(c) };
+      return { collector: c, parser: new OneShotRequestParser(c) };
     })();
     ({ collector, parser } = defaultRequest);
     parser.reset();
   } else {
     collector = new Collector<RequestHead>();
-    parser = new RequestParser(collector, options);
+    parser = new OneShotRequestParser(collector, options);
   }
-  const head = collector.run(parser, bytes, false);
-  return new RequestView(head, collector.body(), collector.trailers, parser.bytesConsumed);
+  return finish<ParsedRequest>(collector.run(parser, bytes, false), collector, parser);
 }
 
 /**
@@ -154,7 +145,6 @@ export function parseRequest(bytes: Uint8Array, options?: ParserOptions): Parsed
 export function parseResponse(bytes: Uint8Array, options?: ParserOptions & { requestMethod?: string }): ParsedResponse {
   expectBytes(bytes, 'parseResponse(bytes)');
   const collector = new Collector<ResponseHead>();
-  const parser = new ResponseParser(collector, options);
-  const head = collector.run(parser, bytes, true);
-  return new ResponseView(head, collector.body(), collector.trailers, parser.bytesConsumed);
+  const parser = new OneShotResponseParser(collector, options);
+  return finish<ParsedResponse>(collector.run(parser, bytes, true), collector, parser);
 }

@@ -181,8 +181,10 @@ export abstract class MessageParser<H extends MessageHead> {
     const core = this.core;
     const o = this.options;
     let pos = 0;
-    // data[base..] is loaded into the wasm input buffer (-1: not yet in this call).
+    // data[base..] is loaded into the wasm input buffer (-1: not yet in this call), as load number
+    // `loaded` of the core: a callback that used the core (another parser, HPACK) means load again.
     let base = -1;
+    let loaded = -1;
     while (pos < data.length) {
       if (this.paused) {
         this.pending = data.subarray(pos);
@@ -195,9 +197,10 @@ export abstract class MessageParser<H extends MessageHead> {
             this.pending = data;
             return;
           }
-          if (base < 0) {
+          if (base < 0 || core.loads !== loaded) {
             core.load(pos ? data.subarray(pos) : data);
             base = pos;
+            loaded = core.loads;
           }
           const rc = core.parseHead(
             pos - base,
@@ -260,9 +263,10 @@ export abstract class MessageParser<H extends MessageHead> {
             pos += take;
             break;
           }
-          if (base < 0) {
+          if (base < 0 || core.loads !== loaded) {
             core.load(pos ? data.subarray(pos) : data);
             base = pos;
+            loaded = core.loads;
           }
           const consumed = this.decodeChunks(data, pos, base);
           pos += consumed;

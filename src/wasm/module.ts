@@ -54,7 +54,8 @@ function instantiate(): WasmExports {
 
 /** Something that reads the result table in place and must copy what it needs before it changes. */
 export interface TableReader {
-  detach(): void;
+  /** Copy what you still need out of `table` (the result table, about to be written). */
+  detach(table: Uint32Array): void;
 }
 
 /**
@@ -71,6 +72,7 @@ export class WasmCore {
   #words!: Uint32Array;
   #inputPtr = 0;
   #generation = 0;
+  #loads = 0;
   private capacity = 0;
   private inputView: Uint8Array | undefined;
 
@@ -82,6 +84,21 @@ export class WasmCore {
   load(data: Uint8Array): void {
     if (data.length > this.capacity) this.reserve(data.length);
     this.bytes.set(data, this.inputPtr);
+    this.#loads++;
+  }
+
+  /**
+   * Counts every change of the input buffer's contents (loads, growth, `writableInput`). A caller
+   * that keeps bytes loaded across a callback checks it after: the callback may have used the core.
+   */
+  get loads(): number {
+    return this.#loads;
+  }
+
+  /** The input buffer, to be filled in place by the caller (counted as a load). */
+  writableInput(): Uint8Array {
+    this.#loads++;
+    return this.input;
   }
 
   reserve(capacity: number): void {
@@ -93,6 +110,7 @@ export class WasmCore {
       throw this.recover(error);
     }
     this.capacity = capacity;
+    this.#loads++;
     this.refreshViews();
   }
 
@@ -150,7 +168,7 @@ export class WasmCore {
   /** Takes the table back from its reader (which copies what it needs) before writing it. */
   reclaimTable(): void {
     if (this.tableReader) {
-      this.tableReader.detach();
+      this.tableReader.detach(this.#table);
       this.tableReader = null;
     }
   }

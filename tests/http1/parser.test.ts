@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRequest, parseResponse, RequestParser, HttpParseError, WasmTrapError, type RequestHead } from '../../src/http1/index.js';
+import { HpackEncoder } from '../../src/hpack/index.js';
 import { wasmCore } from '../../src/wasm/module.js';
 import { decode, encode, errorCode, feed } from '../helpers.js';
 
@@ -177,6 +178,32 @@ describe('incremental parsing', () => {
     'POST /b HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3;x=y\r\nxyz\r\n0\r\nT: 1\r\n\r\n' +
     'DELETE /c HTTP/1.0\r\n\r\n';
 
+  it('a callback that uses the wasm core itself (another parser, HPACK) leaves the rest of the input intact', () => {
+    const inner = encode('DELETE /a-much-longer-target-than-any-of-the-outer-ones HTTP/1.1\r\nX: y\r\n\r\n');
+    const encoder = new HpackEncoder();
+    const parse = () => parseRequest(inner);
+    const encodeFields = () => encoder.encode([['x-long-enough-to-overwrite', 'the-input-buffer-of-the-outer-parser']]);
+    const seen: string[] = [];
+    const parser = new RequestParser({
+      onHead(head) {
+        seen.push(`${head.method} ${head.url}`);
+        if (head.url === '/a') encodeFields();
+        else parse();
+      },
+      onBody(chunk) {
+        seen.push(decode(chunk));
+        encodeFields();
+      },
+      onTrailers(trailers) {
+        seen.push(JSON.stringify(trailers));
+        encodeFields();
+      },
+    });
+    parser.execute(encode(pipelined));
+    expect(seen).toEqual(['GET /search?q=1', 'POST /a', 'abc', 'POST /b', 'xyz', '[["T","1"]]', 'DELETE /c']);
+    encoder.free();
+  });
+
   it('gives the same messages for every chunk size down to one byte', () => {
     const whole = feed('request', pipelined).messages;
     expect(whole.map((m) => m.url)).toEqual(['/search?q=1', '/a', '/b', '/c']);
@@ -302,6 +329,63 @@ describe('inputs of the wrong type', () => {
       error = caught;
     }
     expect(String(error)).toMatch(/^HttpParseError \[ERR_INVALID_CONTENT_LENGTH\]/);
+  });
+});
+
+// The wasm build reads field names and values in 16-byte vector blocks: a fault must be found in
+// every lane of a block, in the tail after the last whole block, and across block borders.
+describe('field lines read 16 bytes at a time', () => {
+  const LENGTHS = Array.from({ length: 40 }, (_, i) => i + 1);
+  const head = (line: string) => encode(`GET / HTTP/1.1\r\nHost: a\r\n${line}\r\nAccept: */*\r\n\r\n`);
+
+  it('finds a byte that may not be in a value at every position', () => {
+    const faults: [string, string][] = [
+      ['\x00', 'ERR_INVALID_HEADER'],
+      ['\x1f', 'ERR_INVALID_HEADER'],
+      ['\x7f', 'ERR_INVALID_HEADER'],
+      ['\rx', 'ERR_INVALID_HEADER'],
+      ['\n', 'ERR_INVALID_NEWLINE'],
+    ];
+    for (const length of LENGTHS) {
+      for (let at = 1; at < length; at++) {
+        for (const [fault, code] of faults) {
+          const value = 'v'.repeat(at) + fault + 'v'.repeat(length - at);
+          expect([length, at, fault, errorCode(() => parseRequest(head(`X-Value: ${value}`)))]).toEqual([length, at, fault, code]);
+        }
+      }
+    }
+  });
+
+  it('finds a byte that may not be in a name at every position', () => {
+    for (const length of LENGTHS) {
+      for (let at = 0; at < length; at++) {
+        for (const fault of [' ', '"', '(', '@', '{', '\x7f', '\xe9', '\t']) {
+          const name = 'n'.repeat(at) + fault + 'n'.repeat(length - at);
+          expect([length, at, fault, errorCode(() => parseRequest(head(`${name}: value`)))]).toEqual([
+            length,
+            at,
+            fault,
+            'ERR_INVALID_HEADER',
+          ]);
+        }
+      }
+    }
+  });
+
+  it('takes every byte a value may hold and every tchar, in names and values of any length', () => {
+    const valueBytes = [
+      '\t',
+      ...Array.from({ length: 0x5f }, (_, i) => String.fromCharCode(0x20 + i)),
+      ...Array.from({ length: 0x80 }, (_, i) => String.fromCharCode(0x80 + i)),
+    ];
+    const tchars = "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    for (let shift = 0; shift < 16; shift++) {
+      // Values neither start nor end with whitespace (it is trimmed), so frame them with 'x'.
+      const value = 'x' + valueBytes.slice(shift).join('') + valueBytes.slice(0, shift).join('') + 'x';
+      const name = tchars.slice(shift) + tchars.slice(0, shift);
+      const r = parseRequest(head(`${name}: ${value}`));
+      expect(r.headers[1]).toEqual([name, value]);
+    }
   });
 });
 

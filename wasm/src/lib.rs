@@ -50,6 +50,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 pub mod hpack;
 pub mod http1;
+pub mod scan;
 pub mod token;
 pub mod websocket;
 

@@ -5,6 +5,7 @@
 
 pub mod chunked;
 pub mod error;
+pub mod field_lines;
 pub mod fields;
 pub mod head;
 
