@@ -98,7 +98,7 @@ describe('router: client input', () => {
     const router = new Router<number>().add('GET', '/a', 1).add('GET', '/b/:id', 2);
     const proto = Object.prototype as Record<string, unknown>;
     try {
-      proto['/z'] = { match: { value: 666, params: {} }, method: 'GET' };
+      proto['/z'] = { value: 666, params: {}, match: { value: 666, params: {} }, method: 'GET' };
       proto['POST'] = { static: {}, root: null };
       expect(router.find('GET', '/z')).toBeNull();
       expect(router.find('POST', '/a')).toBeNull();
@@ -107,6 +107,32 @@ describe('router: client input', () => {
       delete proto['/z'];
       delete proto['POST'];
     }
+  });
+});
+
+describe('router: static paths filtered by length', () => {
+  it('paths whose lengths share a filter bit, and paths of any length, resolve only to their own route', () => {
+    // The filter keeps one bit per length modulo 30: lengths 30 apart share it, and a path of such
+    // a length must still go through the table and miss.
+    const lengths = [1, 2, 31, 61, 255, 256, 257, 1000, 4000];
+    const pathOf = (length: number, fill = 'a') => '/' + fill.repeat(length - 1);
+    const router = new Router<number>();
+    for (const length of lengths) router.add('GET', pathOf(length), length);
+    for (const length of lengths) {
+      expect(router.find('GET', pathOf(length))?.value).toBe(length);
+      if (length > 1) expect(router.find('GET', pathOf(length, 'b'))).toBeNull();
+    }
+    for (const length of [3, 30, 32, 91, 285, 1030]) expect(router.find('GET', pathOf(length))).toBeNull();
+  });
+
+  it('a normalizing router (case-insensitive, trailing slash) filters the path it normalized', () => {
+    const router = new Router<number>({ caseSensitive: false, ignoreTrailingSlash: true })
+      .add('GET', '/Users/All', 1)
+      .add('GET', '/x/:id', 2);
+    expect(router.find('GET', '/USERS/ALL/')?.value).toBe(1);
+    expect(router.find('HEAD', '/users/all')?.value).toBe(1);
+    expect(router.find('GET', '/X/AbC/')).toEqual({ value: 2, params: { id: 'abc' } });
+    expect(router.lookup('POST', '/users/all/')).toEqual({ status: 'method-not-allowed', allowed: ['GET', 'HEAD'] });
   });
 });
 
