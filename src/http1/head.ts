@@ -12,6 +12,7 @@ import {
 import type { TableReader } from '../wasm/module.js';
 import type { HeaderList } from '../fields.js';
 import { latin1Range } from '../latin1.js';
+import { Slab } from '../bytes.js';
 
 export type { HeaderList };
 
@@ -25,26 +26,12 @@ const BODY_KINDS: Record<number, BodyKind> = {
 };
 
 /**
- * Records of 64 words (14 fields) or more are copied into shared slabs, one view each: a word copied
- * into an array costs ~3.5 ns here (50 fields: 735 ns), a slab copy ~180 ns, and a typed array of
- * its own ~350 ns more (V8 allocates any over 64 bytes outside its heap). A slab is never reused:
- * a head kept alive keeps its 16 KiB slab, as it keeps the chunk its bytes came in.
+ * Records of 64 words (14 fields) or more are copied into a slab: a word copied into an array costs
+ * ~3.5 ns here (50 fields: 735 ns), a slab copy ~180 ns. A head kept alive keeps its 16 KiB slab,
+ * as it keeps the chunk its bytes came in.
  */
-const SLAB_WORDS = 4096;
 const SLAB_MIN_WORDS = 64;
-let slab = new Uint32Array(0);
-let slabUsed = 0;
-
-function copyToSlab(table: Uint32Array, count: number): Uint32Array {
-  if (slabUsed + count > slab.length) {
-    slab = new Uint32Array(Math.max(SLAB_WORDS, count));
-    slabUsed = 0;
-  }
-  const start = slabUsed;
-  slab.set(table.subarray(0, count), start);
-  slabUsed += count;
-  return slab.subarray(start, slabUsed);
-}
+const records = new Slab((length) => new Uint32Array(length), 4096);
 
 /**
  * A parsed head that makes strings only when asked: it keeps the input bytes and the parser's
@@ -71,7 +58,7 @@ export abstract class MessageHead implements TableReader {
   detach(table: Uint32Array): void {
     const count = Head.FIELDS + 4 * table[Head.FIELD_COUNT];
     if (count >= SLAB_MIN_WORDS) {
-      this.words = copyToSlab(table, count);
+      this.words = records.copy(table, 0, count);
       return;
     }
     const words = new Array<number>(count);

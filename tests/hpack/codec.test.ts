@@ -284,6 +284,30 @@ describe('HPACK blocks of indexed fields, written without wasm', () => {
   });
 });
 
+describe('HPACK blocks copied out of wasm', () => {
+  it('a block kept by the caller stays as it was while later blocks fill and replace the shared slab', () => {
+    // Blocks over 64 bytes are views of a shared slab: none may be overwritten by a later encode.
+    const next = rng(7);
+    const kept: { block: Uint8Array; copy: Uint8Array; list: [string, string][] }[] = [];
+    for (let i = 0; i < 400; i++) {
+      const list: [string, string][] = Array.from({ length: 1 + Math.floor(next() * 12) }, (_, k) => [
+        `x-field-${k}-${Math.floor(next() * 1000)}`,
+        'v'.repeat(Math.floor(next() * 300)),
+      ]);
+      const encoder = new HpackEncoder();
+      const block = encoder.encode(list);
+      encoder.free();
+      kept.push({ block, copy: Uint8Array.from(block), list });
+    }
+    expect(kept.some(({ block }) => block.length > 64)).toBe(true);
+    expect(kept.reduce((sum, { block }) => sum + block.length, 0)).toBeGreaterThan(4 * 16 * 1024);
+    for (const { block, copy, list } of kept) {
+      expect(block).toEqual(copy);
+      expect(new HpackDecoder().decode(block)).toEqual(list);
+    }
+  });
+});
+
 describe('HPACK codec lifecycle', () => {
   it('the encoder refuses what HTTP/2 forbids, with a coded error, and encodes nothing', () => {
     const encoder = new HpackEncoder();

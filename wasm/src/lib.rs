@@ -224,14 +224,14 @@ pub fn hpack_table_dump(handle: u32) -> i32 {
             };
             for e in table.iter() {
                 let name_off = out.arena.len() as u32;
-                out.arena.extend_from_slice(&e.name);
+                out.arena.extend_from_slice(e.name());
                 let value_off = out.arena.len() as u32;
-                out.arena.extend_from_slice(&e.value);
+                out.arena.extend_from_slice(e.value());
                 out.fields.extend_from_slice(&[
                     name_off,
-                    e.name.len() as u32,
+                    e.name().len() as u32,
                     value_off,
-                    e.value.len() as u32,
+                    e.value().len() as u32,
                     0,
                     0,
                 ]);

@@ -235,9 +235,9 @@ impl Encoder {
             return (None, name_index);
         }
         for (i, e) in self.table.iter().enumerate() {
-            if e.name_hash == name_hash && same_bytes(&e.name, name) {
+            if e.name_hash == name_hash && same_bytes(e.name(), name) {
                 let index = STATIC_LEN + 1 + i;
-                if same_bytes(&e.value, value) {
+                if same_bytes(e.value(), value) {
                     return (Some(index), name_index.or(Some(index)));
                 }
                 name_index = name_index.or(Some(index));

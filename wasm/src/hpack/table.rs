@@ -41,12 +41,23 @@ pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 }
 
 pub struct Entry {
-    pub name: Box<[u8]>,
-    pub value: Box<[u8]>,
+    /// The name, then the value: one allocation per entry (two cost a first block ~5% more).
+    bytes: Box<[u8]>,
+    name_len: usize,
     pub name_hash: u32,
     /// Insertion number: entries are told apart by it across evictions (the JS side caches the
     /// strings of live entries by id).
     pub id: u32,
+}
+
+impl Entry {
+    pub fn name(&self) -> &[u8] {
+        &self.bytes[..self.name_len]
+    }
+
+    pub fn value(&self) -> &[u8] {
+        &self.bytes[self.name_len..]
+    }
 }
 
 pub struct DynamicTable {
@@ -99,7 +110,7 @@ impl DynamicTable {
             }
             _ => self
                 .get(index - STATIC_LEN - 1)
-                .map(|e| (&e.name[..], &e.value[..], Some(e.id))),
+                .map(|e| (e.name(), e.value(), Some(e.id))),
         }
     }
 
@@ -126,8 +137,8 @@ impl DynamicTable {
         let id = self.next_id;
         self.next_id = self.next_id.wrapping_add(1);
         self.entries.push_front(Entry {
-            name: name.into(),
-            value: value.into(),
+            bytes: [name, value].concat().into_boxed_slice(),
+            name_len: name.len(),
             name_hash: fnv1a(name),
             id,
         });
@@ -144,7 +155,7 @@ impl DynamicTable {
     fn evict_to(&mut self, limit: usize) {
         while self.size > limit {
             let e = self.entries.pop_back().expect("size > 0 implies an entry");
-            self.size -= entry_size(&e.name, &e.value);
+            self.size -= e.bytes.len() + ENTRY_OVERHEAD;
         }
     }
 
