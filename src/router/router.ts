@@ -109,10 +109,10 @@ const EMPTY_PARAMS: Params = Object.freeze({}) as Params;
 
 /**
  * The tables that serve the methods of RFC 9110 §9.3 a server sees, and PATCH (RFC 5789), resolved
- * whenever a route is added. A field each, read through a switch (see `Router.find`): no hashing of
- * the method, which for a string fresh from a parser is what a Map lookup costs (measured 2-3x a
- * compare), and no array behind it (a slot array measured slower on both the static hit and the
- * method without routes).
+ * whenever a route is added. A field each, read through a switch (`Router.tableServing`): no hashing
+ * of the method, which for a string fresh from a parser is what a Map lookup costs (measured 2-3x a
+ * compare). Fields, not an array by slot: with the rest of this `find`, slots measured slower on a
+ * static hit (docs/architecture.md, "Router").
  */
 class StandardTables<T> {
   GET: MethodTable<T> | null = null;
