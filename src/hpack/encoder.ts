@@ -66,7 +66,10 @@ export class HpackEncoder extends WasmCodec {
     super((core) => core.call((e) => e.hpack_encoder_new(size, mode)));
   }
 
-  /** One header block for `headers` (names should be lowercase for HTTP/2). */
+  /**
+   * One header block for `headers` (names should be lowercase for HTTP/2). Like a small Node
+   * Buffer, a block over 64 bytes is a view of a shared buffer: use its bytes, not its `.buffer`.
+   */
   encode(headers: HeaderList, options?: { neverIndex?: readonly string[] }): Uint8Array {
     const handle = this.live();
     if (headers.length > Hpack.MAX_ENCODE_FIELDS) {
