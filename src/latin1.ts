@@ -52,3 +52,15 @@ export function latin1Bytes(text: string): Uint8Array {
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   return bytes;
 }
+
+/**
+ * Writes the latin1 bytes of `text` (char codes all < 256) at `into[at]`, which has room for
+ * `text.length` bytes. Natively for ASCII: on Deno a char-code loop over a joined string took
+ * 357 ns for 128 chars, `encodeInto` 166 ns at any length up to 1 KB.
+ */
+export function writeLatin1(text: string, into: Uint8Array, at: number): void {
+  const end = at + text.length;
+  const { read, written } = utf8Encoder.encodeInto(text, into.subarray(at, end));
+  if (read === text.length && written === text.length) return;
+  for (let i = 0; i < text.length; i++) into[at + i] = text.charCodeAt(i);
+}

@@ -18,6 +18,9 @@ async function countBytes(body: ReadableStream<Uint8Array>): Promise<number> {
   return total;
 }
 const text = (body: string, status = 200) => new Response(body, { status });
+/** The size of the Deno adapter's pooled write buffers: a chunk of it once passed for one. */
+const KEPT_CHUNK_BYTES = 16 * 1024;
+const keptChunks: Uint8Array[] = [];
 
 const hono = new Hono().basePath('/hono');
 hono.get('/users/:id', (c) => c.json({ id: c.req.param('id'), q: c.req.query('q') ?? null }));
@@ -152,6 +155,22 @@ async function handle(request: Request, info: { remoteAddress: string }): Promis
       second.headers.set('x-second', '2');
       return second;
     }
+    case '/kept-chunks': {
+      // Chunks the handler keeps after the response: the server must never write into them.
+      const chunks = [0x61, 0x62].map((byte) => new Uint8Array(KEPT_CHUNK_BYTES).fill(byte));
+      keptChunks.push(...chunks);
+      let i = 0;
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          await sleep(5);
+          if (i === chunks.length) return controller.close();
+          controller.enqueue(chunks[i++]);
+        },
+      });
+      return new Response(body, { headers: { 'content-length': String(chunks.length * KEPT_CHUNK_BYTES) } });
+    }
+    case '/kept-chunks/check':
+      return text(keptChunks.every((chunk) => chunk.every((byte) => byte === chunk[0])) ? 'intact' : 'overwritten');
     case '/cloned-bytes': {
       // etag() reads a clone; the original must still carry its bytes.
       const original = new Response(new TextEncoder().encode('hello bytes'));

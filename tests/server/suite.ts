@@ -412,6 +412,14 @@ export function serverSuite(name: string, launch: Launcher): void {
       expect([res.headers.get('content-length'), await res.text()]).toEqual(['11', 'hello bytes']);
     });
 
+    it('never writes into a body chunk the handler still holds (16 KiB, the size of a pooled write buffer)', async () => {
+      const res = await fetch(`${server.url}/kept-chunks`);
+      expect(await res.text()).toBe('a'.repeat(16 * 1024) + 'b'.repeat(16 * 1024));
+      // Responses joined into pooled buffers, then the chunks checked.
+      for (let i = 0; i < 4; i++) await (await fetch(`${server.url}/hello`)).text();
+      expect(await (await fetch(`${server.url}/kept-chunks/check`)).text()).toBe('intact');
+    });
+
     it('cuts a response stream that yields a string, and tells onError why', async () => {
       const { closed } = await raw(server.port, [get(server.port, '/string-stream')], { wait: 2000 });
       expect(closed).toBe(true);
