@@ -8,6 +8,20 @@ export type HeaderList = [name: string, value: string][];
 /** A field or status that would inject or break framing (CR/LF/NUL, a bad name, a bad status). */
 export class HttpWriteError extends CodedError<'ERR_INVALID_HEADER_NAME' | 'ERR_INVALID_HEADER_VALUE' | 'ERR_INVALID_STATUS'> {}
 
+/**
+ * The fields of `headers` in order, as a list: a list as it is, a `Headers` through `forEach`.
+ * Deno's Headers iterator sorts and joins the whole list again at every step: 15 fields took
+ * 36 µs to walk with for-of there, 2.5 µs with forEach (Node: 0.6 and 0.7 µs).
+ */
+export function fieldList(headers: Headers): HeaderList;
+export function fieldList(headers: Iterable<[string, string]>): Iterable<[string, string]>;
+export function fieldList(headers: Iterable<[string, string]>): Iterable<[string, string]> {
+  if (Array.isArray(headers) || typeof Headers === 'undefined' || !(headers instanceof Headers)) return headers;
+  const list: HeaderList = [];
+  headers.forEach((value, name) => list.push([name, value]));
+  return list;
+}
+
 /** A field name (RFC 9110 §5.1: a token). */
 export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Anything but HTAB, SP, VCHAR and obs-text (RFC 9110 §5.5): CR, LF and NUL among them. */

@@ -9,7 +9,7 @@
 // Bodies kept as given: string, bytes (copied, as the Fetch standard does), Blob,
 // URLSearchParams, and an untouched `body` stream of another light response (so middleware that
 // re-wraps a response, `new Response(res.body, res)`, keeps it light and its length known).
-import { TOKEN } from '../fields.js';
+import { fieldList, TOKEN } from '../fields.js';
 import { delegateToNative } from './native-delegate.js';
 
 /** The runtime's own Response, even when this module loads after the global was replaced. */
@@ -259,7 +259,7 @@ class LightResponseImpl {
     const copy = new LightResponseImpl();
     copy.#status = this.#status;
     copy.#statusText = this.#statusText;
-    copy.#fields = this.#headers ? [...this.#headers] : this.#fields.map(([name, value]) => [name, value]);
+    copy.#fields = this.#headers ? fieldList(this.#headers) : this.#fields.map(([name, value]) => [name, value]);
     copy.#body = this.#body; // strings, copied bytes and Blobs are never changed in place
     return copy as unknown as Response;
   }
@@ -314,10 +314,7 @@ function hasField(fields: Fields, lowerName: string): boolean {
 function fieldsOf(init: HeadersInit | undefined): Fields | undefined {
   const fields: Fields = [];
   if (init === undefined || init === null) return fields;
-  if (init instanceof Headers) {
-    for (const pair of init) fields.push(pair);
-    return fields;
-  }
+  if (init instanceof Headers) return fieldList(init);
   if (Array.isArray(init)) {
     for (const pair of init) {
       if (!Array.isArray(pair) || pair.length !== 2 || !plainField(pair[0], pair[1])) return undefined;

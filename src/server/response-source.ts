@@ -3,6 +3,7 @@
 // Response is read through its `body` stream: the runtimes keep the source a body was made from
 // in private fields, and reading those broke once (a byte body went out empty after a clone of
 // the response had been read), so the server never does.
+import { fieldList } from '../fields.js';
 import { lightPartsOf } from './light-response.js';
 
 /** A response body as directly as the public API gives it. */
@@ -37,12 +38,12 @@ export function responseParts(response: Response): ResponseParts {
           : body instanceof Uint8Array
             ? { kind: 'bytes', bytes: body }
             : { kind: 'stream', stream: body.stream(), length: body.size };
-    return { status: light.status, reason: light.statusText || undefined, headers: light.headers, source };
+    return { status: light.status, reason: light.statusText || undefined, headers: fieldList(light.headers), source };
   }
   if (response.bodyUsed) throw new TypeError('the response body was already read');
   const stream = response.body;
   const source: BodySource = stream ? { kind: 'stream', stream, length: -1 } : NO_BODY;
-  return { status: response.status, reason: response.statusText || undefined, headers: response.headers, source };
+  return { status: response.status, reason: response.statusText || undefined, headers: fieldList(response.headers), source };
 }
 
 /** A Content-Length field the handler set, if it is a plain number (RFC 9110 §8.6: 1*DIGIT). */

@@ -155,6 +155,17 @@ async function handle(request: Request, info: { remoteAddress: string }): Promis
       second.headers.set('x-second', '2');
       return second;
     }
+    case '/many-fields': {
+      // A Headers object (walked by forEach: Deno's iterator re-sorts at every step), changed after
+      // the response was made too (a light response's headers are then a Headers).
+      const headers = new Headers();
+      for (let i = 0; i < 14; i++) headers.set(`x-field-${i}`, String(i));
+      headers.append('set-cookie', 'a=1');
+      headers.append('set-cookie', 'b=2');
+      const response = new Response('fields', { headers });
+      response.headers.set('x-late', 'yes');
+      return response;
+    }
     case '/kept-chunks': {
       // Chunks the handler keeps after the response: the server must never write into them.
       const chunks = [0x61, 0x62].map((byte) => new Uint8Array(KEPT_CHUNK_BYTES).fill(byte));

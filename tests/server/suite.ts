@@ -412,6 +412,15 @@ export function serverSuite(name: string, launch: Launcher): void {
       expect([res.headers.get('content-length'), await res.text()]).toEqual(['11', 'hello bytes']);
     });
 
+    it('sends every field of a Headers object, each Set-Cookie on its own line', async () => {
+      const { text } = await raw(server.port, [get(server.port, '/many-fields')], { responses: 1 });
+      const head = text.slice(0, text.indexOf('\r\n\r\n')).toLowerCase();
+      for (let i = 0; i < 14; i++) expect(head).toContain(`\r\nx-field-${i}: ${i}\r\n`);
+      expect(head).toContain('\r\nset-cookie: a=1\r\nset-cookie: b=2\r\n');
+      expect(head).toContain('\r\nx-late: yes\r\n');
+      expect(text.endsWith('\r\n\r\nfields')).toBe(true);
+    });
+
     it('never writes into a body chunk the handler still holds (16 KiB, the size of a pooled write buffer)', async () => {
       const res = await fetch(`${server.url}/kept-chunks`);
       expect(await res.text()).toBe('a'.repeat(16 * 1024) + 'b'.repeat(16 * 1024));

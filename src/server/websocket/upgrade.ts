@@ -127,6 +127,8 @@ export function upgradeFields(response: Response, pending: PendingUpgrade): [str
 /** The response's own fields, without the handshake's and framing ones (HTTP/2's 200 carries these). */
 export function answerFields(response: Response): [string, string][] {
   const fields: [string, string][] = [];
-  for (const [name, value] of response.headers) if (!HANDSHAKE_FIELDS.has(name)) fields.push([name, value]);
+  response.headers.forEach((value, name) => {
+    if (!HANDSHAKE_FIELDS.has(name)) fields.push([name, value]);
+  });
   return fields;
 }
