@@ -13,10 +13,8 @@ export class HttpWriteError extends CodedError<'ERR_INVALID_HEADER_NAME' | 'ERR_
  * Deno's Headers iterator sorts and joins the whole list again at every step: 15 fields took
  * 36 µs to walk with for-of there, 2.5 µs with forEach (Node: 0.6 and 0.7 µs).
  */
-export function fieldList(headers: Headers): HeaderList;
-export function fieldList(headers: Iterable<[string, string]>): Iterable<[string, string]>;
-export function fieldList(headers: Iterable<[string, string]>): Iterable<[string, string]> {
-  if (Array.isArray(headers) || typeof Headers === 'undefined' || !(headers instanceof Headers)) return headers;
+export function fieldList(headers: Headers | HeaderList): HeaderList {
+  if (Array.isArray(headers)) return headers;
   const list: HeaderList = [];
   headers.forEach((value, name) => list.push([name, value]));
   return list;

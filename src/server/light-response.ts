@@ -24,7 +24,7 @@ export interface LightParts {
   readonly status: number;
   /** Empty: the registered reason phrase. */
   readonly statusText: string;
-  readonly headers: Iterable<[string, string]>;
+  readonly headers: Headers | Fields;
   readonly body: LightBody;
 }
 
