@@ -16,6 +16,33 @@ export const DEFAULT_OPTIONS: RunOptions = { warmupMs: 500, minTimeMs: 1500, min
 // mitata trims the two extreme samples at each end of larger runs: ask for 20 to keep >= 16.
 export const QUICK_OPTIONS: RunOptions = { warmupMs: 60, minTimeMs: 120, minSamples: 20 };
 
+/** mitata's calls per sample when it batches an operation. */
+const BATCH_CALLS = 4096;
+/** A batched sample spans at least this many ticks of the clock, so a tick is at most 5% of it. */
+const MIN_BATCH_TICKS = 20;
+const MAX_BATCH_CALLS = 1 << 24;
+
+/**
+ * The clock's smallest step, in ns: ~30 ns on Node, 5 µs (or 100 µs) in a browser, where a
+ * sub-nanosecond operation batched 4,096 times read 0 (a stored sample must be > 0).
+ */
+const clockStepNs = (() => {
+  let step = Infinity;
+  for (let i = 0; i < 50; i++) {
+    const start = performance.now();
+    let now = start;
+    while (now === start) now = performance.now();
+    step = Math.min(step, now - start);
+  }
+  return step * 1e6;
+})();
+
+/** Calls per batched sample for an operation of `nsPerCall`: mitata's 4,096, or enough for the clock. */
+function batchCalls(nsPerCall: number): number {
+  const needed = Math.ceil((MIN_BATCH_TICKS * clockStepNs) / Math.max(nsPerCall, 0.01) / 4) * 4;
+  return Math.min(MAX_BATCH_CALLS, Math.max(BATCH_CALLS, needed));
+}
+
 /**
  * The heap in use (V8's used heap + malloced memory, as mitata reads it) where the runtime exposes
  * node:v8 (Node, Deno); null in browsers. mitata then reports the heap growth per operation.
@@ -66,15 +93,19 @@ function caseResult(c: BenchCase, samples: number[], metrics?: Record<string, nu
 
 async function measureCase(c: BenchCase, fn: () => unknown, options: RunOptions): Promise<CaseResult> {
   // Warm-up only has to let the JIT tier up; mitata keeps the measured results observable.
-  const end = performance.now() + options.warmupMs;
+  const start = performance.now();
+  const end = start + options.warmupMs;
+  let calls = 0;
   if (fn() instanceof Promise) {
     // An asynchronous operation (a real round trip) is awaited, one at a time.
     while (performance.now() < end) await fn();
   } else {
     while (performance.now() < end) {
       for (let i = 0; i < 32; i++) fn();
+      calls += 32;
     }
   }
+  const nsPerCall = calls ? ((performance.now() - start) * 1e6) / calls : Infinity;
   const heap = await heapReader;
   const stats = (await measure(fn, {
     min_cpu_time: options.minTimeMs * 1e6,
@@ -85,6 +116,7 @@ async function measureCase(c: BenchCase, fn: () => unknown, options: RunOptions)
     // timer its samples read 0. The case is warm already (above): look at up to 16 calls, always.
     warmup_threshold: Infinity,
     warmup_samples: 16,
+    batch_samples: batchCalls(nsPerCall),
     ...(heap ? { heap } : {}),
   })) as Awaited<ReturnType<typeof measure>> & { heap?: { avg: number } };
   // Bytes the heap grew per operation, over the batches no GC interrupted (mitata drops those).

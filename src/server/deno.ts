@@ -176,11 +176,11 @@ class ConnTransport implements Transport {
         }
         // The core keeps chunks it is given, so it never gets the buffer read into next: a small
         // read is copied into a slab; a large one keeps its buffer, and the next read gets a new one.
-        const kept = n <= SMALL_READ;
-        const chunk = kept ? readChunks.copy(buffer, 0, n) : buffer.subarray(0, n);
+        const copied = n <= SMALL_READ;
+        const chunk = copied ? readChunks.copy(buffer, 0, n) : buffer.subarray(0, n);
         // Sized for what comes next: large while reads fill the buffer, small again when idle.
         const next = n === buffer.length ? LARGE_READ : SMALL_READ;
-        if (!kept || buffer.length !== next) buffer = new Uint8Array(next);
+        if (!copied || buffer.length !== next) buffer = new Uint8Array(next);
         if (this.paused) await new Promise<void>((resolve) => (this.wake = resolve));
         if (this.closed) break;
         this.events?.onData(chunk);

@@ -2,6 +2,7 @@
 // trailers with `requestTrailers(request)` and gives a response trailers with `withTrailers`.
 // HTTP/2 carries them both ways; HTTP/1.1 carries them on chunked bodies.
 
+import { fieldList } from '../fields.js';
 import { requestBodyOf } from './request.js';
 
 type TrailerSource = () => HeadersInit | Promise<HeadersInit>;
@@ -21,9 +22,7 @@ export function withTrailers(response: Response, trailers: TrailerSource): Respo
 export async function trailersOf(response: Response): Promise<[string, string][] | null> {
   const source = responseTrailers.get(response);
   if (!source) return null;
-  const list: [string, string][] = [];
-  new Headers(await source()).forEach((value, name) => list.push([name, value])); // not for-of: slow on Deno (fields.ts)
-  return list;
+  return fieldList(new Headers(await source()));
 }
 
 /** Whether withTrailers() gave `response` trailers. */

@@ -8,6 +8,7 @@
 // so middleware that re-makes a response (`new Response(res.body, res)`, as hono's cors does) would
 // fail on a 101. The connection writes 101 Switching Protocols on HTTP/1.1.
 import { InvalidOptionError, OptionRangeError } from '../../errors.js';
+import { fieldList } from '../../fields.js';
 import { negotiateDeflate, type DeflateParams } from '../../websocket/deflate.js';
 import { acceptValue, checkHandshake, WebSocketHandshakeError } from '../../websocket/handshake.js';
 import { requestExchangeOf } from '../request.js';
@@ -126,9 +127,5 @@ export function upgradeFields(response: Response, pending: PendingUpgrade): [str
 
 /** The response's own fields, without the handshake's and framing ones (HTTP/2's 200 carries these). */
 export function answerFields(response: Response): [string, string][] {
-  const fields: [string, string][] = [];
-  response.headers.forEach((value, name) => {
-    if (!HANDSHAKE_FIELDS.has(name)) fields.push([name, value]);
-  });
-  return fields;
+  return fieldList(response.headers).filter(([name]) => !HANDSHAKE_FIELDS.has(name));
 }
