@@ -9,7 +9,7 @@ import type { RequestHead } from '../../http1/head.js';
 import { RequestParser, type MessageHandler } from '../../http1/parser.js';
 import { statusForParseError } from '../../http1/status.js';
 import { writeResponseHead } from '../../http1/writer.js';
-import { now } from '../clock.js';
+import { holdClock, now, releaseClock } from '../clock.js';
 import { Exchange } from '../exchange.js';
 import { RequestBody } from '../request-body.js';
 import { IncomingRequest, asRequest, isValidAbsoluteTarget, isValidHost } from '../request.js';
@@ -136,6 +136,16 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
   onData(chunk: Uint8Array): void {
     if (this.upgraded) return this.upgraded.onData(chunk);
     if (this.closed || (this.ending && !this.exchange)) return;
+    // The requests of one read (pipelined) share one clock reading.
+    holdClock();
+    try {
+      this.receive(chunk);
+    } finally {
+      releaseClock();
+    }
+  }
+
+  private receive(chunk: Uint8Array): void {
     this.receiving = true;
     if (this.deadlineKind === DEADLINE_IDLE) {
       this.requestStart = now();

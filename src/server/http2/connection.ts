@@ -25,7 +25,7 @@ import { INITIAL_CONNECTION_WINDOW, Send, STREAM_HIGH_WATER_MARK } from './send.
 import type { Http2Stream } from './stream.js';
 import { SettingsSync } from './settings-sync.js';
 import { StreamTable } from './streams.js';
-import { now } from '../clock.js';
+import { holdClock, now, releaseClock } from '../clock.js';
 
 /**
  * Frames handled from one read before what they produced is written. One connection with 100
@@ -125,6 +125,16 @@ export class Http2Connection implements ServerConnection, RecvHost {
 
   onData(chunk: Uint8Array): void {
     if (this.closed || this.failed) return;
+    // The frames of one read share one clock reading.
+    holdClock();
+    try {
+      this.receiveChunk(chunk);
+    } finally {
+      releaseClock();
+    }
+  }
+
+  private receiveChunk(chunk: Uint8Array): void {
     this.deadlines.received(now());
     this.transport.cork();
     try {
