@@ -19,6 +19,12 @@ import { maxUtf8Length, writeUtf8 } from '../utf8.js';
  */
 const ARENA_BYTES = 16 * 1024;
 
+/**
+ * The end of the turn is a resolved promise's reaction: Node's queueMicrotask wraps each callback
+ * in an AsyncResource (~260 against ~130 ns a turn here, measured alone).
+ */
+const SETTLED = Promise.resolve();
+
 /** The frames waiting for the end of this turn. */
 export class Outbox {
   /** Bytes before `start` were handed to the transport and are never written again. */
@@ -94,7 +100,7 @@ export class Outbox {
     if (end >= this.arena.length) return this.flush();
     if (!this.scheduled) {
       this.scheduled = true;
-      queueMicrotask(this.flushTask);
+      void SETTLED.then(this.flushTask);
     }
   }
 }
