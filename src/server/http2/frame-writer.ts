@@ -7,12 +7,21 @@ import { FRAME_HEADER_SIZE, writeFrameHeader } from '../../http2/frame/header.js
 /** A payload this large goes to the transport as it is instead of being copied into the batch. */
 const COPY_LIMIT = 4096;
 const INITIAL_BUFFER = 16 * 1024;
+/**
+ * The end of the tick is a resolved promise's reaction: Node's queueMicrotask wraps each callback
+ * in an AsyncResource, which cost ~1 µs per read of an HTTP/1.1 server (src/server/clock.ts).
+ */
+const SETTLED = Promise.resolve();
 
 /** Gathers outgoing frames and writes them in one batch. */
 export class FrameWriter {
   private buffer = new Uint8Array(INITIAL_BUFFER);
   private length = 0;
   private scheduled = false;
+  private readonly flushTask = () => {
+    this.scheduled = false;
+    this.flush();
+  };
 
   constructor(private readonly transport: Transport) {}
 
@@ -55,9 +64,6 @@ export class FrameWriter {
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    queueMicrotask(() => {
-      this.scheduled = false;
-      this.flush();
-    });
+    void SETTLED.then(this.flushTask);
   }
 }
