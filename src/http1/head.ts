@@ -133,13 +133,23 @@ export abstract class MessageHead implements TableReader {
     }
     return (this.headerList = list);
   }
+  /**
+   * The index of the first field at or after `from` named `lowerName` (lower case; compared
+   * case-insensitively), or -1. Names of another length are passed over without making a string.
+   */
+  indexOfField(lowerName: string, from = 0): number {
+    const words = this.words;
+    const count = words[Head.FIELD_COUNT];
+    for (let i = from, at = Head.FIELDS + 4 * from; i < count; i++, at += 4) {
+      if (words[at + 1] === lowerName.length && this.slice(words[at], words[at + 1]).toLowerCase() === lowerName) return i;
+    }
+    return -1;
+  }
   /** The value of field `name` (case-insensitive); repeated fields joined with ", " as by Headers#get. */
   get(name: string): string | undefined {
     const wanted = name.toLowerCase();
     let found: string | undefined;
-    for (let i = 0; i < this.headerCount; i++) {
-      const at = Head.FIELDS + 4 * i;
-      if (this.words[at + 1] !== wanted.length || this.headerName(i).toLowerCase() !== wanted) continue;
+    for (let i = this.indexOfField(wanted); i >= 0; i = this.indexOfField(wanted, i + 1)) {
       found = found === undefined ? this.headerValue(i) : `${found}, ${this.headerValue(i)}`;
     }
     return found;

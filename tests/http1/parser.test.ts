@@ -46,6 +46,24 @@ describe('requests', () => {
     ]);
   });
 
+  it('finds fields by name in any case, passing over names of other lengths (get, indexOfField)', () => {
+    let head: RequestHead | undefined;
+    new RequestParser({ onHead: (h) => (head = h) }).execute(
+      encode('GET / HTTP/1.1\r\nHOST: a\r\nX-Host: no\r\nHosts: no\r\nAccept: x\r\nhost: b\r\nHoSt: c\r\n\r\n'),
+    );
+    const r = head!;
+    expect(r.indexOfField('host')).toBe(0);
+    expect(r.indexOfField('host', 1)).toBe(4);
+    expect(r.indexOfField('host', 5)).toBe(5);
+    expect(r.indexOfField('host', 6)).toBe(-1);
+    expect(r.indexOfField('accept')).toBe(3);
+    expect(r.indexOfField('cookie')).toBe(-1);
+    expect(r.get('Host')).toBe('a, b, c');
+    expect(r.get('x-host')).toBe('no');
+    expect(r.get('ACCEPT')).toBe('x');
+    expect(r.get('hos')).toBeUndefined();
+  });
+
   it('trims optional whitespace around field values but keeps inner spaces', () => {
     const r = parseRequest(encode('GET / HTTP/1.1\r\nX-A: \t a  b \t\r\nX-Empty:\r\n\r\n'));
     expect(r.headers).toEqual([

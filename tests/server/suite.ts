@@ -464,6 +464,7 @@ export function serverSuite(name: string, launch: Launcher): void {
       ['a bad header', 'GET / HTTP/1.1\r\nHost: a\r\nBad Header: x\r\n\r\n', 400],
       ['no Host on HTTP/1.1', 'GET / HTTP/1.1\r\n\r\n', 400],
       ['two Host fields', 'GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n', 400],
+      ['two Host fields in other cases, apart', 'GET / HTTP/1.1\r\nhost: a\r\nX-Host: c\r\nHOST: a\r\n\r\n', 400],
       ['an empty Host', 'GET / HTTP/1.1\r\nHost: \r\n\r\n', 400],
       ['a Host with a second colon', 'GET / HTTP/1.1\r\nHost: a:b\r\n\r\n', 400],
       ['a Host port over 65535', 'GET / HTTP/1.1\r\nHost: a:99999\r\n\r\n', 400],

@@ -314,13 +314,9 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
 
   /** RFC 9112 §3.2: an HTTP/1.1 request has exactly one Host; HTTP/1.0 may have none. */
   private hostOf(head: RequestHead): string {
-    let host: string | undefined;
-    for (let i = 0; i < head.headerCount; i++) {
-      const name = head.headerName(i);
-      if (name.length !== 4 || name.toLowerCase() !== 'host') continue;
-      if (host !== undefined) throw new HttpParseError('ERR_INVALID_HOST', 'more than one Host field');
-      host = head.headerValue(i);
-    }
+    const at = head.indexOfField('host');
+    if (at >= 0 && head.indexOfField('host', at + 1) >= 0) throw new HttpParseError('ERR_INVALID_HOST', 'more than one Host field');
+    const host = at >= 0 ? head.headerValue(at) : undefined;
     if (host === undefined && head.versionMinor === 1) throw new HttpParseError('ERR_INVALID_HOST', 'an HTTP/1.1 request without Host');
     // RFC 9110 §4.2.1: an http URI with an empty host is invalid, and so is a Host no URL parser takes.
     if (host !== undefined && !isValidHost(host)) throw new HttpParseError('ERR_INVALID_HOST', `an invalid Host ${JSON.stringify(host)}`);
