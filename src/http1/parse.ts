@@ -7,6 +7,8 @@ import type { ParserOptions } from './options.js';
 import { RequestParser, ResponseParser, type MessageHandler, type MessageParser } from './parser.js';
 
 const EMPTY = new Uint8Array(0);
+/** A message without trailers keeps the empty list its result was made with. */
+const NO_TRAILERS: HeaderList = [];
 
 interface ParsedMessage {
   versionMajor: number;
@@ -40,7 +42,7 @@ export interface ParsedResponse extends ParsedMessage {
 class Collector<H extends MessageHead> implements MessageHandler<H> {
   head: H | undefined;
   chunks: Uint8Array[] = [];
-  trailers: HeaderList = [];
+  trailers: HeaderList = NO_TRAILERS;
   done = false;
   parser!: MessageParser<H>;
 
@@ -61,8 +63,9 @@ class Collector<H extends MessageHead> implements MessageHandler<H> {
   run(parser: MessageParser<H>, bytes: Uint8Array, untilClose: boolean): H {
     this.parser = parser;
     this.head = undefined;
-    this.chunks = [];
-    this.trailers = [];
+    // No new arrays for a message without body or trailers (the common case).
+    if (this.chunks.length) this.chunks = [];
+    this.trailers = NO_TRAILERS;
     this.done = false;
     parser.execute(bytes);
     if (!this.done && untilClose) parser.finish();
@@ -107,7 +110,7 @@ class OneShotResponseParser extends ResponseParser {
 function finish<H extends ParsedMessage>(head: MessageHead, collector: Collector<MessageHead>, parser: MessageParser<MessageHead>): H {
   const parsed = head as MessageHead & ParsedMessage;
   parsed.body = collector.body();
-  parsed.trailers = collector.trailers;
+  if (collector.trailers !== NO_TRAILERS) parsed.trailers = collector.trailers;
   parsed.bytesConsumed = parser.bytesConsumed;
   return parsed as unknown as H;
 }

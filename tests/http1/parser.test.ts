@@ -169,6 +169,27 @@ describe('heads read later', () => {
     expectFirst(head);
   });
 
+  it('read as a list before the table is reused, keep every accessor whole (only the fixed words are copied)', () => {
+    let kept: RequestHead | undefined;
+    new RequestParser({
+      onHead: (head) => {
+        kept = head;
+        expect(head.headers).toHaveLength(2); // the list exists before the detach
+      },
+    }).execute(encode(FIRST));
+    const head = kept!;
+    keepHead('GET /second HTTP/1.1\r\nA: b\r\nC: d\r\nE: f\r\nG: h\r\nI: j\r\n\r\n');
+    expectFirst(head);
+    expect([head.headerCount, head.headerName(1), head.headerValue(0), head.get('content-length'), head.indexOfField('x-first')]).toEqual([
+      2,
+      'Content-Length',
+      '1',
+      '0',
+      0,
+    ]);
+    expect([head.keepAlive, head.bodyKind, head.contentLength, head.versionMinor]).toEqual([true, 'length', 0, 1]);
+  });
+
   it('keep their fields after a chunked body reuses the table', () => {
     const head = keepHead(FIRST);
     parseRequest(encode('POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n'));
