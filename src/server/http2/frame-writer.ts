@@ -3,15 +3,11 @@
 // they are, after what is gathered, so their bytes are not copied.
 import type { Transport } from '../connection.js';
 import { FRAME_HEADER_SIZE, writeFrameHeader } from '../../http2/frame/header.js';
+import { atEndOfTurn } from '../../end-of-turn.js';
 
 /** A payload this large goes to the transport as it is instead of being copied into the batch. */
 const COPY_LIMIT = 4096;
 const INITIAL_BUFFER = 16 * 1024;
-/**
- * The end of the tick is a resolved promise's reaction: Node's queueMicrotask wraps each callback
- * in an AsyncResource, which cost ~1 µs per read of an HTTP/1.1 server (src/server/clock.ts).
- */
-const SETTLED = Promise.resolve();
 
 /** Gathers outgoing frames and writes them in one batch. */
 export class FrameWriter {
@@ -64,6 +60,6 @@ export class FrameWriter {
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    void SETTLED.then(this.flushTask);
+    atEndOfTurn(this.flushTask);
   }
 }
