@@ -126,6 +126,22 @@ export abstract class MessageHead implements TableReader {
     const at = Head.FIELDS + 4 * i;
     return this.slice(this.words[at + 2], this.words[at + 3]);
   }
+  /** Whether field `i`'s value is exactly `bytes` (latin1), compared without making its string. */
+  headerValueEquals(i: number, bytes: Uint8Array): boolean {
+    const list = this.headerList;
+    const at = Head.FIELDS + 4 * i;
+    const length = list ? list[i][1].length : this.words[at + 3];
+    if (length !== bytes.length) return false;
+    if (list) {
+      const value = list[i][1];
+      for (let k = 0; k < length; k++) if (value.charCodeAt(k) !== bytes[k]) return false;
+      return true;
+    }
+    const input = this.input;
+    const from = this.start + this.words[at + 2];
+    for (let k = 0; k < length; k++) if (input[from + k] !== bytes[k]) return false;
+    return true;
+  }
   /** All fields in wire order, original case: the head's own list, made once (from then on the head reads its fields from it). */
   get headers(): HeaderList {
     if (this.headerList) return this.headerList;

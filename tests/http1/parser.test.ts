@@ -62,6 +62,23 @@ describe('requests', () => {
     expect(r.get('x-host')).toBe('no');
     expect(r.get('ACCEPT')).toBe('x');
     expect(r.get('hos')).toBeUndefined();
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    expect([r.headerValueEquals(0, bytes('a')), r.headerValueEquals(0, bytes('b')), r.headerValueEquals(1, bytes('no'))]).toEqual([
+      true,
+      false,
+      true,
+    ]);
+    expect([r.headerValueEquals(1, bytes('n')), r.headerValueEquals(1, bytes('nO')), r.headerValueEquals(3, bytes(''))]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    void r.headers; // from the list now
+    expect([r.headerValueEquals(0, bytes('a')), r.headerValueEquals(4, bytes('b')), r.headerValueEquals(4, bytes('c'))]).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('trims optional whitespace around field values but keeps inner spaces', () => {

@@ -455,6 +455,19 @@ export function serverSuite(name: string, launch: Launcher): void {
       );
       expect(text).toMatch(/"url":"https?:\/\/example\.com\/info"/);
     });
+
+    it("gives each request its own Host's URL, on one connection and across connections", async () => {
+      const urls = (text: string) => [...text.matchAll(/"url":"([^"]+)"/g)].map((match) => new URL(match[1]).host);
+      const hosts = ['a.example', 'b.example', 'a.example', 'a.examplf', 'b.example:8080'];
+      const one = await raw(server.port, [hosts.map((host) => `GET /info HTTP/1.1\r\nHost: ${host}\r\n\r\n`).join('')], {
+        responses: hosts.length,
+      });
+      expect(urls(one.text)).toEqual(hosts);
+      for (const host of ['c.example', 'a.example', 'c.example']) {
+        const { text } = await raw(server.port, [`GET /info HTTP/1.1\r\nHost: ${host}\r\n\r\n`], { responses: 1 });
+        expect(urls(text)).toEqual([host]);
+      }
+    });
   });
 
   describe(`${name}: bad input`, () => {
