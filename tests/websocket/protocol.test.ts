@@ -17,12 +17,24 @@ import {
   WebSocketHandshakeError,
   type MessageSink,
 } from '../../src/websocket/index.js';
+import type { FrameMemory } from '../../src/websocket/frame.js';
 import { clientFrame, closeFrame } from './raw-client.js';
 
 type Event = [kind: string, value: string | number[]];
 
+/** A sink that passes every event to `record`. */
+function sinkOf(record: (event: Event) => void): MessageSink {
+  return {
+    text: (data) => record(['text', data]),
+    binary: (data) => record(['binary', [...data]]),
+    ping: (payload) => record(['ping', [...payload]]),
+    pong: (payload) => record(['pong', [...payload]]),
+    close: (code, reason) => record(['close', `${code} ${reason}`]),
+  };
+}
+
 /** A decoder and reader that record what they deliver. */
-function reader(limits = { maxPayload: 1 << 20, maxFragments: 100 }) {
+function reader(limits = { maxPayload: 1 << 20, maxFragments: 100 }, memory?: FrameMemory) {
   const events: Event[] = [];
   const sink: MessageSink = {
     text: (data) => events.push(['text', data]),
@@ -32,7 +44,7 @@ function reader(limits = { maxPayload: 1 << 20, maxFragments: 100 }) {
     pong: (payload) => events.push(['pong', [...payload]]),
     close: (code, reason) => events.push(['close', `${code} ${reason}`]),
   };
-  const decoder = new FrameDecoder(new MessageReader(sink, limits), { maxFrame: limits.maxPayload });
+  const decoder = new FrameDecoder(new MessageReader(sink, limits), { maxFrame: limits.maxPayload, memory });
   return { decoder, events };
 }
 
@@ -86,6 +98,55 @@ describe('FrameDecoder + MessageReader', () => {
       for (let i = 0; i < wire.length; i += step) decoder.push(wire.subarray(i, i + step));
       expect(events, `step ${step}`).toEqual(expected);
     }
+  });
+
+  it('puts a binary frame that spans reads together in one buffer of its length, every byte as sent', () => {
+    const payload = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7 + 3) & 0xff));
+    // Memory full of garbage, as Buffer.allocUnsafe gives: each delivered byte must have been written.
+    const given: Uint8Array[] = [];
+    const memory: FrameMemory = { allocate: (size) => (given[given.length] = new Uint8Array(size).fill(0xee)) };
+    const cases: [size: number, splits: number[]][] = [
+      [300, Array.from({ length: 305 }, (_, i) => i + 1)], // every boundary: in the header, the mask, the payload
+      [70_000, [1, 3, 9, 14, 15, 1000, 65_536, 69_999, 70_013]],
+    ];
+    for (const [size, splits] of cases) {
+      const frame = clientFrame(0x82, payload(size));
+      for (const split of splits) {
+        given.length = 0;
+        const delivered: Uint8Array[] = [];
+        const decoder = new FrameDecoder(
+          new MessageReader({ ...sinkOf(() => {}), binary: (data) => delivered.push(data) }, { maxPayload: 1 << 20, maxFragments: 100 }),
+          { maxFrame: 1 << 20, memory },
+        );
+        decoder.push(frame.subarray(0, split));
+        decoder.push(frame.subarray(split, split + 40_000));
+        decoder.push(frame.subarray(split + 40_000));
+        expect(delivered.length, `${size} B split at ${split}`).toBe(1);
+        expect(Buffer.compare(delivered[0], payload(size)), `${size} B split at ${split}`).toBe(0);
+        // Assembled only when the payload really was split; then the message is that one buffer.
+        const spans = split >= frame.length - size && split < frame.length;
+        expect(given.length, `${size} B split at ${split}`).toBe(spans || size > 40_000 ? 1 : 0);
+        if (given.length) expect(delivered[0]).toBe(given[0]);
+      }
+    }
+  });
+
+  it('keeps a text frame that spans reads in pieces (each checked as it comes), and a binary one over 1 MiB', () => {
+    const allocations: number[] = [];
+    const memory: FrameMemory = { allocate: (size) => (allocations.push(size), new Uint8Array(size)) };
+    const limits = { maxPayload: 2 << 20, maxFragments: 100 };
+    const { decoder, events } = reader(limits, memory);
+    const text = clientFrame(0x81, 'ab'.repeat(50_000));
+    const big = clientFrame(0x82, Buffer.alloc((1 << 20) + 1, 9));
+    for (const frame of [text, big]) {
+      decoder.push(frame.subarray(0, 5000));
+      decoder.push(frame.subarray(5000));
+    }
+    expect(allocations).toEqual([]);
+    expect(events.map(([kind, value]) => [kind, typeof value === 'string' ? value.length : value[0]])).toEqual([
+      ['text', 100_000],
+      ['binary', (1 << 20) + 1],
+    ]);
   });
 
   it('reads thousands of frames in one push (more than one call of records)', () => {

@@ -67,7 +67,7 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
       maxFragments: MAX_FRAGMENTS,
       inflate: codec && ((data, maxOutput) => codec.inflate(data, maxOutput)),
     });
-    this.decoder = new FrameDecoder(reader, { maxFrame: options.maxPayload, options: deflate ? OPT_RSV1 : 0 });
+    this.decoder = new FrameDecoder(reader, { maxFrame: options.maxPayload, options: deflate ? OPT_RSV1 : 0, memory: transport });
   }
 
   /** The handshake's answer is out: the socket opens. */
