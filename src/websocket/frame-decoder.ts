@@ -33,13 +33,15 @@ const NONE = -1;
 /** The most a frame length may be in the ABI (a u32). */
 const MAX_FRAME_LIMIT = 0xffff_ffff;
 /**
- * The largest binary frame put together in one buffer as it arrives (the default maxPayload);
- * a larger one is kept in pieces and joined at its end. Joining at the end cost a 64 KiB frame a
- * second buffer and copy, and the churn of short-lived 64 KiB buffers made the allocator hand
- * memory back to the OS and fault it in again: 18-55 page faults per 64 KiB echo against 4, and
- * 175 against 84 us of server CPU (docs/architecture.md, "WebSocket").
+ * A binary frame spanning reads is put together in one buffer, and the message is that buffer.
+ * Joining its pieces at the end cost a 64 KiB frame a second buffer and copy, and the churn of
+ * short-lived 64 KiB buffers made the allocator hand memory back to the OS and fault it in
+ * again: 18-55 page faults per 64 KiB echo against 4, and 175 against 84 us of server CPU
+ * (docs/architecture.md, "WebSocket"). The buffer starts at up to this size and doubles as bytes
+ * come, to the frame's length: a header alone never commits more than this, and the buffer is
+ * never more than twice what arrived.
  */
-const MAX_ASSEMBLED_FRAME = 1 << 20;
+const FIRST_ASSEMBLY = 64 * 1024;
 
 /** Reads client frames: one wasm call per read. */
 export class FrameDecoder {
@@ -58,9 +60,10 @@ export class FrameDecoder {
   private readonly maxFrame: number;
   private readonly options: number;
   private readonly memory: FrameMemory | undefined;
-  /** The binary frame being put together across reads, and how much of it has come. */
+  /** The binary frame being put together across reads, how much of it has come, and its length. */
   private assembly: Uint8Array | null = null;
   private assembled = 0;
+  private assemblyLength = 0;
 
   constructor(
     private readonly sink: FrameSink,
@@ -94,9 +97,9 @@ export class FrameDecoder {
         const length = table[at + 2];
         lengths[i] = record & RECORD_FRAME_START ? table[at + 3] : NONE;
         if (lengths[i] !== NONE && !(record & RECORD_FRAME_END)) this.startAssembly(record & 0xff, lengths[i]);
-        const assembly = this.assembly;
-        if (assembly === null) pieces[i] = length ? input.slice(offset, offset + length) : null;
+        if (this.assembly === null) pieces[i] = length ? input.slice(offset, offset + length) : null;
         else {
+          const assembly = this.makeRoom(length);
           assembly.set(input.subarray(offset, offset + length), this.assembled);
           this.assembled += length;
           // Nothing of the frame goes on until all of it is here; then all of it at once.
@@ -120,13 +123,28 @@ export class FrameDecoder {
   }
 
   /**
-   * A frame that goes on past this read: a binary one gets its whole buffer now (its length is
-   * within maxFrame, checked in wasm). Text stays in pieces, each checked as UTF-8 when it comes.
+   * A frame that goes on past this read: a binary one is put together (its length is within
+   * maxFrame, checked in wasm). Text stays in pieces, each checked as UTF-8 when it comes.
    */
   private startAssembly(first: number, length: number): void {
-    if ((first & 0x0f) !== Opcode.BINARY || length > MAX_ASSEMBLED_FRAME) return;
-    this.assembly = this.memory?.allocate ? this.memory.allocate(length) : new Uint8Array(length);
+    if ((first & 0x0f) !== Opcode.BINARY) return;
+    this.assemblyLength = length;
     this.assembled = 0;
+    this.assembly = this.allocate(Math.min(length, FIRST_ASSEMBLY));
+  }
+
+  /** The assembly, grown (doubling, at most to the frame's length) to take `more` bytes. */
+  private makeRoom(more: number): Uint8Array {
+    const assembly = this.assembly!;
+    const needed = this.assembled + more;
+    if (needed <= assembly.length) return assembly;
+    const grown = this.allocate(Math.min(this.assemblyLength, Math.max(needed, 2 * assembly.length)));
+    grown.set(assembly.subarray(0, this.assembled));
+    return (this.assembly = grown);
+  }
+
+  private allocate(size: number): Uint8Array {
+    return this.memory?.allocate ? this.memory.allocate(size) : new Uint8Array(size);
   }
 }
 

@@ -123,29 +123,40 @@ describe('FrameDecoder + MessageReader', () => {
         decoder.push(frame.subarray(split + 40_000));
         expect(delivered.length, `${size} B split at ${split}`).toBe(1);
         expect(Buffer.compare(delivered[0], payload(size)), `${size} B split at ${split}`).toBe(0);
-        // Assembled only when the payload really was split; then the message is that one buffer.
-        const spans = split >= frame.length - size && split < frame.length;
-        expect(given.length, `${size} B split at ${split}`).toBe(spans || size > 40_000 ? 1 : 0);
-        if (given.length) expect(delivered[0]).toBe(given[0]);
+        // Assembled only when the payload really was split (over 64 KiB, in a buffer that grew);
+        // then the message is the last buffer.
+        const spans = size > 40_000 || (split >= frame.length - size && split < frame.length);
+        expect(given.length, `${size} B split at ${split}`).toBe(spans ? (size > 64 * 1024 ? 2 : 1) : 0);
+        if (given.length) expect(delivered[0]).toBe(given.at(-1));
       }
     }
   });
 
-  it('keeps a text frame that spans reads in pieces (each checked as it comes), and a binary one over 1 MiB', () => {
-    const allocations: number[] = [];
-    const memory: FrameMemory = { allocate: (size) => (allocations.push(size), new Uint8Array(size)) };
-    const limits = { maxPayload: 2 << 20, maxFragments: 100 };
-    const { decoder, events } = reader(limits, memory);
+  it('grows a large binary frame with what arrives (a header alone commits 64 KiB), and keeps text in pieces', () => {
+    const allocations: [size: number, arrived: number][] = [];
+    let arrived = 0;
+    const memory: FrameMemory = { allocate: (size) => (allocations.push([size, arrived]), new Uint8Array(size)) };
+    const { decoder, events } = reader({ maxPayload: 4 << 20, maxFragments: 100 }, memory);
     const text = clientFrame(0x81, 'ab'.repeat(50_000));
-    const big = clientFrame(0x82, Buffer.alloc((1 << 20) + 1, 9));
-    for (const frame of [text, big]) {
-      decoder.push(frame.subarray(0, 5000));
-      decoder.push(frame.subarray(5000));
-    }
+    decoder.push(text.subarray(0, 5000));
+    decoder.push(text.subarray(5000));
     expect(allocations).toEqual([]);
+
+    const length = (3 << 20) + 1;
+    const big = clientFrame(0x82, Buffer.alloc(length, 9));
+    const header = big.length - length;
+    for (let at = 0; at < big.length; at += at === 0 ? header + 10 : 250_000) {
+      const piece = big.subarray(at, at === 0 ? header + 10 : at + 250_000);
+      arrived += Math.max(0, Math.min(at + piece.length, big.length) - Math.max(at, header));
+      decoder.push(piece);
+    }
+    expect(allocations[0]).toEqual([64 * 1024, 10]);
+    // Each buffer at most twice the payload that has arrived, the last one the frame's length.
+    for (const [size, before] of allocations.slice(1)) expect(size).toBeLessThanOrEqual(Math.max(2 * before, 64 * 1024));
+    expect(allocations.at(-1)![0]).toBe(length);
     expect(events.map(([kind, value]) => [kind, typeof value === 'string' ? value.length : value[0]])).toEqual([
       ['text', 100_000],
-      ['binary', (1 << 20) + 1],
+      ['binary', length],
     ]);
   });
 
