@@ -244,6 +244,21 @@ export function webSocketSuite(name: string, launch: Launcher) {
       client.destroy();
     });
 
+    it('gives a binary frame that came in two reads to binaryType arraybuffer as exactly its bytes', async () => {
+      const client = await RawWebSocket.open(server.port, '/ws/echo');
+      for (const size of [300, 5000, 70_000]) {
+        const payload = Buffer.from(Array.from({ length: size }, (_, i) => (i * 13 + size) & 0xff));
+        const frame = clientFrame(BINARY, payload);
+        client.send(frame.subarray(0, 100));
+        await new Promise((resolve) => setTimeout(resolve, 30)); // a read of its own
+        client.send(frame.subarray(100));
+        const echo = await client.frame();
+        expect([echo?.opcode, echo?.payload.length], `${size} B`).toEqual([BINARY & 0x0f, size]);
+        expect(Buffer.compare(echo!.payload, payload), `${size} B`).toBe(0);
+      }
+      client.destroy();
+    });
+
     it('answers a ping inside a fragmented message before the message [5.6-5.8]', async () => {
       const client = await RawWebSocket.open(server.port, '/ws/echo');
       client.send(Buffer.concat([clientFrame(0x01, 'frag'), clientFrame(PING, 'mid'), clientFrame(0x80, 'ment')]));

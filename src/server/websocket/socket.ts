@@ -93,7 +93,8 @@ export class ServerWebSocket extends EventTarget {
             : socket.binaryType === 'arraybuffer'
               ? data.buffer.byteLength === data.length
                 ? data.buffer
-                : data.slice().buffer
+                : // A copy: `data` may be a Node Buffer (a view of a shared pool), whose slice() is a view.
+                  new Uint8Array(data).buffer
               : new Blob([data as Uint8Array<ArrayBuffer>]);
         socket.dispatchEvent(messageEvent(value, ''));
       },
