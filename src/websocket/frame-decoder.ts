@@ -43,20 +43,26 @@ const MAX_FRAME_LIMIT = 0xffff_ffff;
  */
 const FIRST_ASSEMBLY = 64 * 1024;
 
+/** The records of one wasm call, copied out before the sink runs (it may use the core itself). */
+interface Records {
+  bits: number[];
+  lengths: number[];
+  pieces: (Uint8Array | null)[];
+}
+/**
+ * Shared by every decoder, one set per nesting level: a sink may make another decoder push (a
+ * paused stream resumed from a message handler) while this one's records are still being handed
+ * out. An idle connection holds no arrays.
+ */
+const recordSets: Records[] = [];
+let nesting = 0;
+
 /** Reads client frames: one wasm call per read. */
 export class FrameDecoder {
   private readonly core = wasmCore();
   /** The decoder's state between reads (WS_STATE_WORDS words; a plain array: no typed-array backing store per connection). */
   private readonly state: number[] = new Array<number>(WS_STATE_WORDS).fill(0);
   private held: Uint8Array | null = null;
-  /**
-   * The records of one wasm call, copied out before the sink runs (it may use the core itself),
-   * kept across reads: the sink never pushes into its own decoder, so one set serves every call.
-   * They grow to the most records one read had (an idle connection holds three empty arrays).
-   */
-  private readonly bits: number[] = [];
-  private readonly lengths: number[] = [];
-  private readonly pieces: (Uint8Array | null)[] = [];
   private readonly maxFrame: number;
   private readonly options: number;
   private readonly memory: FrameMemory | undefined;
@@ -76,6 +82,19 @@ export class FrameDecoder {
 
   /** Reads `chunk`; throws WebSocketError on the first frame that breaks the protocol or the limit. */
   push(chunk: Uint8Array): void {
+    const records = (recordSets[nesting] ??= { bits: [], lengths: [], pieces: [] });
+    nesting++;
+    try {
+      this.decode(chunk, records);
+    } catch (error) {
+      records.pieces.fill(null); // what a failed read left undelivered is not kept
+      throw error;
+    } finally {
+      nesting--;
+    }
+  }
+
+  private decode(chunk: Uint8Array, { bits, lengths, pieces }: Records): void {
     const data = this.held ? concat(this.held, chunk) : chunk;
     this.held = null;
     let pos = 0;
@@ -89,7 +108,6 @@ export class FrameDecoder {
       const count = table[WsFrame.RECORD_COUNT];
       const input = core.bytes;
       const base = core.inputPtr;
-      const { bits, lengths, pieces } = this;
       for (let i = 0; i < count; i++) {
         const at = WsFrame.RECORDS + i * WsFrame.RECORD_WORDS;
         const record = (bits[i] = table[at]);

@@ -35,6 +35,8 @@ export interface MessageLimits {
 const FIN = 0x80;
 const RSV1 = 0x40;
 const EMPTY = new Uint8Array(0);
+/** No pieces yet: a reader makes its arrays when a message has pieces (an idle socket holds none). */
+const NO_PARTS: readonly Uint8Array[] = Object.freeze([]);
 /** For text that arrives whole (one frame, one read: the common case); shared, as it keeps no state between calls. */
 const wholeText = new TextDecoder('utf-8', { fatal: true });
 const STREAM = { stream: true };
@@ -43,14 +45,15 @@ const STREAM = { stream: true };
 export class MessageReader implements FrameSink {
   /** The frame being read: its first byte. */
   private frame = 0;
-  private controlParts: Uint8Array[] = [];
+  /** Replaced by a new array at each control frame's start, before any piece of it comes. */
+  private controlParts = NO_PARTS as Uint8Array[];
   /** The data message being read: TEXT or BINARY, 0 between messages. */
   private message = 0;
   private messageBytes = 0;
   private fragments = 0;
   /** The message is compressed (RSV1 on its first frame, RFC 7692 §6): its pieces are kept whole until it ends. */
   private compressed = false;
-  private parts: Uint8Array[] = [];
+  private parts = NO_PARTS as Uint8Array[];
   /** The frame being read: its payload length. */
   private frameLength = 0;
   /** A text message that arrived whole, decoded when its frame ends. */
@@ -95,7 +98,8 @@ export class MessageReader implements FrameSink {
     else if (this.message === Opcode.TEXT && !this.compressed) {
       if (this.frame & FIN && this.fragments === 1 && bytes.length === this.frameLength) this.whole = bytes;
       else this.text += this.decode(bytes, true);
-    } else this.parts.push(bytes);
+    } else if (this.parts === NO_PARTS) this.parts = [bytes];
+    else this.parts.push(bytes);
   }
 
   frameEnd(): void {
@@ -117,13 +121,13 @@ export class MessageReader implements FrameSink {
       return this.sink.text(text);
     }
     const parts = this.parts;
-    this.parts = [];
+    this.parts = NO_PARTS as Uint8Array[];
     this.sink.binary(parts.length ? concatAll(parts) : EMPTY);
   }
 
   private inflated(message: number): void {
     const parts = this.parts;
-    this.parts = [];
+    this.parts = NO_PARTS as Uint8Array[];
     let data: Uint8Array;
     try {
       data = this.limits.inflate!(parts.length ? concatAll(parts) : EMPTY, this.limits.maxPayload);

@@ -160,6 +160,33 @@ describe('FrameDecoder + MessageReader', () => {
     ]);
   });
 
+  it('keeps its records when a message handler makes another decoder read (nested pushes)', () => {
+    const inner = reader();
+    const seen: string[] = [];
+    const outer = new FrameDecoder(
+      new MessageReader(
+        {
+          ...sinkOf(() => {}),
+          // The first message makes the other decoder read several frames while this read's
+          // later records are still to be handed out.
+          text: (data) => {
+            seen.push(data);
+            if (data === 'a1') inner.decoder.push(Buffer.concat(['b1', 'b2', 'b3'].map((text) => clientFrame(0x81, text))));
+          },
+        },
+        { maxPayload: 1 << 20, maxFragments: 100 },
+      ),
+      { maxFrame: 1 << 20 },
+    );
+    outer.push(Buffer.concat(['a1', 'a2', 'a3', 'a4'].map((text) => clientFrame(0x81, text))));
+    expect(seen).toEqual(['a1', 'a2', 'a3', 'a4']);
+    expect(inner.events).toEqual([
+      ['text', 'b1'],
+      ['text', 'b2'],
+      ['text', 'b3'],
+    ]);
+  });
+
   it('reads thousands of frames in one push (more than one call of records)', () => {
     const many = Buffer.concat(Array.from({ length: 1000 }, (_, i) => clientFrame(0x81, String(i))));
     const { decoder, events } = reader();

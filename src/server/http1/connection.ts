@@ -114,7 +114,8 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
   private requestStart: number;
   /** Bytes of a request arrived since the connection went idle. */
   private receiving = false;
-  private drainWaiters: (() => void)[] = [];
+  /** Writers waiting for the socket to drain; none (no array) on most connections. */
+  private drainWaiters: (() => void)[] | null = null;
   private readonly info: ConnectionInfo;
   private readonly scheme: string;
   /** After a WebSocket upgrade: the connection that has the transport now. */
@@ -187,8 +188,8 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
   onDrain(): void {
     if (this.upgraded) return this.upgraded.onDrain();
     const waiters = this.drainWaiters;
-    this.drainWaiters = [];
-    for (const wake of waiters) wake();
+    this.drainWaiters = null;
+    if (waiters) for (const wake of waiters) wake();
     if (this.pausedBy & PAUSE_WRITE) {
       this.setPaused(PAUSE_WRITE, false);
       this.nextRequest();
@@ -302,7 +303,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
 
   drained(): Promise<void> {
     if (this.closed) return Promise.resolve();
-    return new Promise((resolve) => this.drainWaiters.push(resolve));
+    return new Promise((resolve) => (this.drainWaiters ??= []).push(resolve));
   }
 
   // ---- internals ----
