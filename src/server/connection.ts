@@ -46,8 +46,9 @@ export interface Transport {
   /** The protocol TLS ALPN chose ('h2', 'http/1.1'), or null (cleartext, or no ALPN). */
   readonly alpnProtocol: string | null;
   /**
-   * Bytes for a buffer the caller fills completely before writing it: the runtime's cheapest
-   * (Node: Buffer.allocUnsafe, a slice of a pool, not zeroed). Absent: `new Uint8Array`.
+   * Bytes for a buffer the caller fills completely before it writes it or hands it on (a frame
+   * out, a message in): the runtime's cheapest (Node: Buffer.allocUnsafe, a slice of a pool, not
+   * zeroed, so a Node Buffer whose `slice()` is a view). Absent: `new Uint8Array`.
    */
   allocate?(size: number): Uint8Array;
 }

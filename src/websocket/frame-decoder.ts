@@ -1,7 +1,7 @@
 // Client frames in: each read goes to wasm once (ws_decode checks every header and unmasks the
 // payloads in place), and the records it leaves say where each payload piece is. A header cut
 // by the end of a read is kept and joined to the next one. A binary frame that spans reads is
-// put together in one buffer of the length its header announced, and handed on whole.
+// put together in one buffer (grown to the length its header announced), and handed on whole.
 import { concat } from '../bytes.js';
 import { RECORD_FRAME_END, RECORD_FRAME_START, WS_FRAME_ERROR_CODES, WS_STATE_WORDS, WsFrame } from '../wasm/abi.js';
 import { wasmCore } from '../wasm/module.js';
