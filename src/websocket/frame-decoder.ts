@@ -37,11 +37,12 @@ const MAX_FRAME_LIMIT = 0xffff_ffff;
  * Joining its pieces at the end cost a 64 KiB frame a second buffer and copy, and the churn of
  * short-lived 64 KiB buffers made the allocator hand memory back to the OS and fault it in
  * again: 18-55 page faults per 64 KiB echo against 4, and 175 against 84 us of server CPU
- * (docs/architecture.md, "WebSocket"). The buffer starts at up to this size and doubles as bytes
- * come, to the frame's length: a header alone never commits more than this, and the buffer is
- * never more than twice what arrived.
+ * (docs/architecture.md, "WebSocket"). The buffer starts at twice the frame's first piece (at
+ * least this) and doubles as bytes come, up to the frame's length: it is never more than twice
+ * what arrived (a header and a byte cannot make the server hold the announced length), and a
+ * frame that fills a read more than half comes in one buffer of its exact length.
  */
-const FIRST_ASSEMBLY = 64 * 1024;
+const MIN_ASSEMBLY = 4 * 1024;
 
 /** The records of one wasm call, copied out before the sink runs (it may use the core itself). */
 interface Records {
@@ -114,7 +115,7 @@ export class FrameDecoder {
         const offset = base + table[at + 1];
         const length = table[at + 2];
         lengths[i] = record & RECORD_FRAME_START ? table[at + 3] : NONE;
-        if (lengths[i] !== NONE && !(record & RECORD_FRAME_END)) this.startAssembly(record & 0xff, lengths[i]);
+        if (lengths[i] !== NONE && !(record & RECORD_FRAME_END)) this.startAssembly(record & 0xff, lengths[i], length);
         if (this.assembly === null) pieces[i] = length ? input.slice(offset, offset + length) : null;
         else {
           const assembly = this.makeRoom(length);
@@ -144,11 +145,11 @@ export class FrameDecoder {
    * A frame that goes on past this read: a binary one is put together (its length is within
    * maxFrame, checked in wasm). Text stays in pieces, each checked as UTF-8 when it comes.
    */
-  private startAssembly(first: number, length: number): void {
+  private startAssembly(first: number, length: number, firstPiece: number): void {
     if ((first & 0x0f) !== Opcode.BINARY) return;
     this.assemblyLength = length;
     this.assembled = 0;
-    this.assembly = this.allocate(Math.min(length, FIRST_ASSEMBLY));
+    this.assembly = this.allocate(Math.min(length, Math.max(2 * firstPiece, MIN_ASSEMBLY)));
   }
 
   /** The assembly, grown (doubling, at most to the frame's length) to take `more` bytes. */
