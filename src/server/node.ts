@@ -61,19 +61,30 @@ class SocketTransport implements Transport {
 
   // While corked, text is joined into one string: one write instead of a writev of many small
   // chunks (pipelined responses of one read go out together; writev cost a quarter of the CPU).
+  // The socket itself is corked only when a large byte write comes between: the usual corked
+  // batch is one string, written at uncork without the socket's cork buffer (~0.2 us less per
+  // response than cork + uncork around one write).
   private corks = 0;
+  private socketCorked = false;
   private pendingText = '';
 
   write(data: Uint8Array | string): boolean {
     const socket = this.socket;
     if (socket.writableEnded || socket.destroyed) return false;
-    if (this.corks > 0 && (typeof data === 'string' || data.length <= JOINED_BYTES)) {
-      // Small bytes join the text as latin1 (exact, and a native slice): a head and its body go
-      // out in one write, not a writev of two buffers (which cost a quarter of a small response).
-      this.pendingText += typeof data === 'string' ? data : Buffer.prototype.latin1Slice.call(data, 0, data.length);
-      // Past a socket buffer's worth the socket takes it now, so backpressure still shows.
-      if (this.pendingText.length > TEXT_BATCH_BYTES) this.flushText();
-      return !socket.writableNeedDrain;
+    if (this.corks > 0) {
+      if (typeof data === 'string' || data.length <= JOINED_BYTES) {
+        // Small bytes join the text as latin1 (exact, and a native slice): a head and its body go
+        // out in one write, not a writev of two buffers (which cost a quarter of a small response).
+        this.pendingText += typeof data === 'string' ? data : Buffer.prototype.latin1Slice.call(data, 0, data.length);
+        // Past a socket buffer's worth the socket takes it now, so backpressure still shows.
+        if (this.pendingText.length > TEXT_BATCH_BYTES) this.flushText();
+        return !socket.writableNeedDrain;
+      }
+      // The text before it and these bytes leave together, as one writev at uncork.
+      if (!this.socketCorked) {
+        this.socketCorked = true;
+        socket.cork();
+      }
     }
     if (typeof data === 'string') return socket.write(data, 'latin1');
     this.flushText();
@@ -84,12 +95,15 @@ class SocketTransport implements Transport {
     return Buffer.allocUnsafe(size);
   }
   cork(): void {
-    if (this.corks++ === 0) this.socket.cork();
+    this.corks++;
   }
   uncork(): void {
     if (this.corks === 0 || --this.corks > 0) return;
     this.flushText();
-    this.socket.uncork();
+    if (this.socketCorked) {
+      this.socketCorked = false;
+      this.socket.uncork();
+    }
   }
   private flushText(): void {
     if (this.pendingText === '') return;

@@ -192,6 +192,15 @@ export function serverSuite(name: string, launch: Launcher): void {
       expect([...pipelined.text.matchAll(/GET \/path\?(\d+)/g)].map((m) => Number(m[1]))).toEqual([...Array(16).keys()]);
     });
 
+    it('keeps the order of pipelined responses that mix small and large bodies', async () => {
+      // Small responses are joined as text and large bodies written as bytes between them: the
+      // transport must put each where it belongs.
+      const paths = ['/path?a', '/big?kb=2', '/path?b', '/bytes', '/big?kb=5', '/path?c'];
+      const { text } = await raw(server.port, [paths.map((path) => get(server.port, path)).join('')], { responses: paths.length });
+      const bodies = text.split(/HTTP\/1\.1 200 OK\r\n[^]*?\r\n\r\n/).slice(1);
+      expect(bodies).toEqual(['GET /path?a', 'a'.repeat(2048), 'GET /path?b', '\x00\x01\x02\xfa\xff', 'a'.repeat(5120), 'GET /path?c']);
+    });
+
     it('serves HTTP/1.0 clients and closes after them; Connection: close closes', async () => {
       const old = await raw(server.port, ['GET /hello HTTP/1.0\r\n\r\n']);
       expect(statuses(old.text)).toEqual([200]);
