@@ -53,6 +53,15 @@ export interface Transport {
   allocate?(size: number): Uint8Array;
 }
 
+/**
+ * A socket's Transport, as an adapter hands it to the core. The adapter sends the socket's events
+ * to `events`, which the core sets: to the connection it made, and again when another connection
+ * takes the socket over (a sniffed protocol, a WebSocket upgrade), so the one before is let go.
+ */
+export interface SocketTransport extends Transport {
+  events: TransportEvents | null;
+}
+
 /** What an adapter calls on the connection. Chunks given to `onData` must not be reused later. */
 export interface TransportEvents {
   onData(chunk: Uint8Array): void;
@@ -81,6 +90,8 @@ export interface ConnectionHost {
   readonly closing: boolean;
   /** The connection on `transport` is closed. */
   connectionClosed(transport: Transport): void;
+  /** `connection` serves `transport` from now on: its events go there, and the one before is let go. */
+  handOver(transport: SocketTransport, connection: ServerConnection): void;
   /** An error after the response began (its body stream failed): no response can say it any more. */
   reportError(error: unknown, request: Request | null): void;
   /** The 500 for an error no handler turned into a response (the error is logged). */

@@ -8,7 +8,7 @@ import { installLightResponse } from './light-response.js';
 import { ServerCore } from './server-core.js';
 import { Slab } from '../bytes.js';
 import { writeLatin1 } from '../latin1.js';
-import { HIGH_WATER_MARK, headTimeout, type Transport, type TransportEvents } from './connection.js';
+import { HIGH_WATER_MARK, headTimeout, type SocketTransport, type TransportEvents } from './connection.js';
 
 export type { ConnectionInfo } from './connection.js';
 export type { FetchHandler, RouteHandler, ServeOptions, Server } from './options.js';
@@ -85,7 +85,7 @@ function releaseWrite(buffer: Uint8Array): void {
   if (buffer.length === POOLED_WRITE && writeBuffers.length < POOLED_WRITES_KEPT) writeBuffers.push(buffer);
 }
 
-class ConnTransport implements Transport {
+class ConnTransport implements SocketTransport {
   readonly remoteAddress: string;
   readonly remotePort: number;
   alpnProtocol: string | null = null;
@@ -262,9 +262,7 @@ class DenoServer extends ServerBase {
         clearTimeout(cut);
       }
     }
-    const connection = this.core.accept(transport);
-    if (!connection) return;
-    transport.events = connection;
+    if (!this.core.accept(transport)) return;
     await transport.readLoop();
   }
 

@@ -9,7 +9,7 @@ import { OptionRangeError } from '../errors.js';
 import { checkServeOptions, ServerBase, type Server, type ServeOptions } from './options.js';
 import { installLightResponse } from './light-response.js';
 import { ServerCore } from './server-core.js';
-import { headTimeout, type Transport, type TransportEvents } from './connection.js';
+import { headTimeout, type SocketTransport, type TransportEvents } from './connection.js';
 
 export type { ConnectionInfo } from './connection.js';
 export type { FetchHandler, RouteHandler, ServeOptions, Server } from './options.js';
@@ -44,19 +44,34 @@ const TEXT_BATCH_BYTES = 16 * 1024;
  */
 const JOINED_BYTES = 1024;
 
-class SocketTransport implements Transport {
-  readonly remoteAddress: string;
-  readonly remotePort: number;
-  readonly alpnProtocol: string | null;
+/** The connection a socket's events go to, kept on the socket: one set of listeners serves every socket. */
+const CONNECTION = Symbol('wirespeed.connection');
+type ServedSocket = net.Socket & { [CONNECTION]: TransportEvents };
 
+class NodeTransport implements SocketTransport {
   constructor(
     private readonly socket: net.Socket,
     readonly encrypted: boolean,
-  ) {
-    this.remoteAddress = socket.remoteAddress ?? '';
-    this.remotePort = socket.remotePort ?? 0;
-    const alpn = (socket as tls.TLSSocket).alpnProtocol;
-    this.alpnProtocol = typeof alpn === 'string' ? alpn : null;
+  ) {}
+
+  // Read from the socket when asked (a connection reads them once): not three more fields in
+  // every transport an idle WebSocket keeps.
+  get remoteAddress(): string {
+    return this.socket.remoteAddress ?? '';
+  }
+  get remotePort(): number {
+    return this.socket.remotePort ?? 0;
+  }
+  get alpnProtocol(): string | null {
+    const alpn = (this.socket as tls.TLSSocket).alpnProtocol;
+    return typeof alpn === 'string' ? alpn : null;
+  }
+
+  get events(): TransportEvents | null {
+    return (this.socket as ServedSocket)[CONNECTION] ?? null;
+  }
+  set events(events: TransportEvents | null) {
+    if (events) (this.socket as ServedSocket)[CONNECTION] = events;
   }
 
   // While corked, text is joined into one string: one write instead of a writev of many small
@@ -136,10 +151,6 @@ class SocketTransport implements Transport {
   }
 }
 
-/** The connection a socket's events go to, kept on the socket: one set of listeners serves every socket. */
-const CONNECTION = Symbol('wirespeed.connection');
-type ServedSocket = net.Socket & { [CONNECTION]: TransportEvents };
-
 // Shared listeners (Node calls them with the socket as `this`) instead of five closures per
 // socket: 0.2 KiB less per open connection, which an idle WebSocket is for hours.
 function onSocketData(this: ServedSocket, chunk: Buffer): void {
@@ -160,9 +171,8 @@ function onSocketClose(this: ServedSocket): void {
 
 function attach(core: ServerCore, socket: net.Socket, encrypted: boolean): void {
   socket.setNoDelay(true);
-  const connection: TransportEvents | null = core.accept(new SocketTransport(socket, encrypted));
-  if (!connection) return;
-  (socket as ServedSocket)[CONNECTION] = connection;
+  // The core sets the transport's events (socket[CONNECTION]) to the connection it makes.
+  if (!core.accept(new NodeTransport(socket, encrypted))) return;
   socket.on('data', onSocketData);
   socket.on('end', onSocketEnd);
   socket.on('drain', onSocketDrain);

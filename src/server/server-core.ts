@@ -21,6 +21,7 @@ import {
   type ConnectionInfo,
   type Platform,
   type ServerConnection,
+  type SocketTransport,
   type Transport,
 } from './connection.js';
 
@@ -66,8 +67,8 @@ export class ServerCore implements ConnectionHost {
     this.sweepInterval = Math.max(10, Math.min(1000, Math.min(o.headersTimeout, o.requestTimeout, o.keepAliveTimeout) / 4));
   }
 
-  /** A new socket. Over the connection limit it is answered 503 and closed. */
-  accept(transport: Transport): ServerConnection | null {
+  /** A new socket: its connection, which the core makes its `events`. Over the connection limit it is answered 503 and closed. */
+  accept(transport: SocketTransport): ServerConnection | null {
     if (this.closing || this.connections.size >= this.options.maxConnections) {
       // An HTTP/2 client (ALPN h2) gets the server preface and GOAWAY REFUSED_STREAM: it may retry (RFC 9113 §6.8).
       transport.write(transport.alpnProtocol === 'h2' ? REFUSED_H2 : `${OVERLOADED}${dateHeaderLine()}\r\n`);
@@ -76,6 +77,7 @@ export class ServerCore implements ConnectionHost {
     }
     const connection = this.connect(transport);
     this.connections.set(transport, connection);
+    transport.events = connection;
     this.sweep ??= setInterval(() => this.checkDeadlines(), this.sweepInterval);
     (this.sweep as { unref?: () => void }).unref?.();
     return connection;
@@ -89,7 +91,7 @@ export class ServerCore implements ConnectionHost {
    * HTTP/1.1 unless HTTP/2 is on: then TLS ALPN decides, and on cleartext (or TLS without ALPN)
    * the first bytes do.
    */
-  private connect(transport: Transport): ServerConnection {
+  private connect(transport: SocketTransport): ServerConnection {
     const http2 = this.options.http2;
     if (!http2 || transport.alpnProtocol === 'http/1.1') return new Http1Connection(transport, this);
     if (transport.alpnProtocol === 'h2') return new Http2Connection(transport, this, http2);
@@ -99,12 +101,19 @@ export class ServerCore implements ConnectionHost {
         const connection = isHttp2
           ? new Http2Connection(transport, this, http2, { prefaceRead: true })
           : new Http1Connection(transport, this);
-        this.connections.set(transport, connection);
+        this.handOver(transport, connection);
         return connection;
       },
       headTimeout(this.options),
       () => this.connectionClosed(transport),
     );
+  }
+
+  handOver(transport: SocketTransport, connection: ServerConnection): void {
+    // A connection that closed stays gone (its close already left the set).
+    if (!this.connections.has(transport)) return;
+    this.connections.set(transport, connection);
+    transport.events = connection;
   }
 
   connectionClosed(transport: Transport): void {

@@ -61,11 +61,19 @@ export class MessageReader implements FrameSink {
   private text = '';
   /** Made only for text that comes in pieces (checked as each arrives), and dropped when it ends: an idle connection holds none. */
   private utf8: TextDecoder | null = null;
+  // The limits are kept as fields, not as the object they came in (one object less per idle socket).
+  private readonly maxPayload: number;
+  private readonly maxFragments: number;
+  private readonly inflate: MessageLimits['inflate'];
 
   constructor(
     private readonly sink: MessageSink,
-    private readonly limits: MessageLimits,
-  ) {}
+    { maxPayload, maxFragments, inflate }: MessageLimits,
+  ) {
+    this.maxPayload = maxPayload;
+    this.maxFragments = maxFragments;
+    this.inflate = inflate;
+  }
 
   frameStart(first: number, length: number): void {
     this.frame = first;
@@ -80,16 +88,16 @@ export class MessageReader implements FrameSink {
       this.messageBytes = this.fragments = 0;
       this.compressed = (first & RSV1) !== 0;
     }
-    if (++this.fragments > this.limits.maxFragments) {
+    if (++this.fragments > this.maxFragments) {
       throw new WebSocketError(
         'ERR_WS_TOO_MANY_FRAGMENTS',
-        `a message in more than ${this.limits.maxFragments} frames`,
+        `a message in more than ${this.maxFragments} frames`,
         CloseCode.POLICY_VIOLATION,
       );
     }
     this.messageBytes += length;
-    if (this.messageBytes > this.limits.maxPayload) {
-      throw new WebSocketError('ERR_WS_MESSAGE_TOO_BIG', `a message over ${this.limits.maxPayload} bytes`, CloseCode.MESSAGE_TOO_BIG);
+    if (this.messageBytes > this.maxPayload) {
+      throw new WebSocketError('ERR_WS_MESSAGE_TOO_BIG', `a message over ${this.maxPayload} bytes`, CloseCode.MESSAGE_TOO_BIG);
     }
   }
 
@@ -130,7 +138,7 @@ export class MessageReader implements FrameSink {
     this.parts = NO_PARTS as Uint8Array[];
     let data: Uint8Array;
     try {
-      data = this.limits.inflate!(parts.length ? concatAll(parts) : EMPTY, this.limits.maxPayload);
+      data = this.inflate!(parts.length ? concatAll(parts) : EMPTY, this.maxPayload);
     } catch (error) {
       if (error instanceof MessageTooBigError) throw new WebSocketError('ERR_WS_MESSAGE_TOO_BIG', error.message, CloseCode.MESSAGE_TOO_BIG);
       throw new WebSocketError(

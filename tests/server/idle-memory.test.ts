@@ -5,6 +5,7 @@
 // 24 KiB). The servers are the bench's (built code, each in its own process).
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { freePort, ServerProcess } from '../../bench/harness/load.js';
 import { denoBinary } from '../../bench/suites/server-processes.js';
@@ -89,9 +90,53 @@ const denoServer = (name: string) => (port: number) => [
   String(port),
 ];
 
+/** Makes the server report its live heap (after a full GC) on SIGUSR2. */
+const heapHook = new URL('./fixtures/heap-report.mjs', import.meta.url).pathname;
+
+/** Live V8 heap per idle WebSocket at CONNECTIONS: what stays once the handshakes' garbage is collected. */
+async function liveHeapPerConnection(name: string): Promise<number> {
+  const port = await freePort();
+  const server = await ServerProcess.start({
+    command: [process.execPath, '--expose-gc', '--import', heapHook, `${servers}node-servers.js`, name, String(port)],
+    port,
+  });
+  const reports = createInterface({ input: server.child.stdout! });
+  const heap = () =>
+    new Promise<number>((resolve) => {
+      reports.once('line', (line) => resolve(Number(/^heap (\d+)$/.exec(line)![1])));
+      server.child.kill('SIGUSR2');
+    });
+  try {
+    for (const socket of await clients(port, 50, 'websocket')) socket.destroy();
+    await new Promise((r) => setTimeout(r, 300));
+    const before = await heap();
+    const sockets = await clients(port, CONNECTIONS, 'websocket');
+    // Settled, as idle sockets are: right after the burst V8's heap still counts ~0.1 KiB per
+    // connection more on either server (2.58 against 2.47 KiB here), gone within a second.
+    await new Promise((r) => setTimeout(r, 1000));
+    const bytes = ((await heap()) - before) / CONNECTIONS;
+    for (const socket of sockets) socket.destroy();
+    return bytes;
+  } finally {
+    await server.stop();
+  }
+}
+
 describe('memory per idle WebSocket', () => {
-  // The issue's goal is no more than ws (9.0 KiB here); wirespeed measures 10.5 KiB, so
-  // this holds the line where it is: 16 KiB, the bound of an idle HTTP connection above.
+  // The issue's goal: no more than ws. Live heap after a GC is the steady measure (2.45 against
+  // 2.67 KiB here at 2,000; 2.39 against 2.54 at 10,000, 2026-11-25).
+  it(`node: an open WebSocket holds no more live heap than ws's, at ${CONNECTIONS} connections`, async () => {
+    const ours = await liveHeapPerConnection('wirespeed-node-ws');
+    const peer = await liveHeapPerConnection('ws-node');
+    console.log(
+      `idle WebSocket, live heap: wirespeed/node ${(ours / KIB).toFixed(2)} KiB, ws ${(peer / KIB).toFixed(2)} KiB per connection`,
+    );
+    expect(ours).toBeLessThanOrEqual(peer);
+  });
+
+  // RSS also counts the handshakes' garbage not yet collected (our handshake makes a Request and
+  // its fields: 11.0 against ws's 9.1 KiB here at 2,000; after a GC, at 10,000, 5.6-6.1 KiB
+  // against ws's 5.6-6.1): this holds the line of an idle HTTP connection, 16 KiB.
   it(`node: an open WebSocket costs at most 16 KiB (ws measured beside it), at ${CONNECTIONS} connections`, async () => {
     const ours = await perConnection(wsServer('wirespeed-node-ws'), 'websocket');
     const peer = await perConnection(wsServer('ws-node'), 'websocket');

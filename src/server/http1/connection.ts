@@ -17,7 +17,7 @@ import { IncomingRequest, asRequest, isValidAbsoluteTarget, isValidHost } from '
 import { discardResponse } from '../prepare-response.js';
 import { writeResponse, type WriteTarget } from '../response-writer.js';
 import { PLAIN_FIELDS, plainResponse, plainText } from '../plain-response.js';
-import { headTimeout, type ConnectionHost, type ConnectionInfo, type ServerConnection, type Transport } from '../connection.js';
+import { headTimeout, type ConnectionHost, type ConnectionInfo, type ServerConnection, type SocketTransport } from '../connection.js';
 import { WebSocketConnection } from '../websocket/connection.js';
 import { abandonUpgrade, acceptsUpgrade, upgradeFields, type PendingUpgrade } from '../websocket/upgrade.js';
 
@@ -125,7 +125,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
   private handedOver = false;
 
   constructor(
-    readonly transport: Transport,
+    readonly transport: SocketTransport,
     private readonly host: ConnectionHost,
   ) {
     this.parser = new ServerRequestParser(this, host.options.parser);
@@ -468,6 +468,9 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     this.handedOver = true;
     const held = this.parser.takeHeld();
     this.parser = RETIRED_PARSER;
+    // The socket's events go to the WebSocket now, and this connection is let go (an idle
+    // WebSocket would otherwise hold it for hours); it forwards what reaches it on the way.
+    this.host.handOver(this.transport, connection);
     connection.start();
     if (held?.length) connection.onData(held);
   }

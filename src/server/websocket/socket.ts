@@ -50,10 +50,11 @@ export class ServerWebSocket extends EventTarget {
   static readonly OPEN = OPEN;
   static readonly CLOSING = CLOSING;
   static readonly CLOSED = CLOSED;
-  readonly CONNECTING = CONNECTING;
-  readonly OPEN = OPEN;
-  readonly CLOSING = CLOSING;
-  readonly CLOSED = CLOSED;
+  // On the prototype, as the WHATWG interface has them (not four fields in every socket).
+  declare readonly CONNECTING: typeof CONNECTING;
+  declare readonly OPEN: typeof OPEN;
+  declare readonly CLOSING: typeof CLOSING;
+  declare readonly CLOSED: typeof CLOSED;
 
   /** How binary messages arrive: 'blob' (the WHATWG default) or 'arraybuffer'. */
   binaryType: BinaryType = 'blob';
@@ -217,21 +218,33 @@ export class ServerWebSocket extends EventTarget {
     return name === 'message' ? this.#onmessage : name === 'open' ? this.#onopen : name === 'close' ? this.#onclose : this.#onerror;
   }
 
-  /** An event handler attribute (HTML §8.1.8.1): one listener, added once, calls whatever handler is set now. */
+  /**
+   * The one listener behind the on… attributes of every socket (HTML §8.1.8.1): it calls the
+   * handler the event's socket has set now. Shared, so an idle socket holds no closure for it.
+   * The socket is `this` (the listener's this is the event's currentTarget; Node 20 itself
+   * reports `event.currentTarget` as null from the second listener on).
+   */
+  static readonly #attributeListener = function (this: ServerWebSocket, event: Event): void {
+    const current = this.#handler(event.type as HandlerName);
+    if (typeof current !== 'function') return;
+    try {
+      current.call(this, event);
+    } catch (error) {
+      if (!this.#link) throw error;
+      this.#link.reportError(error);
+    }
+  };
+
+  /** An event handler attribute: its listener is added once, when it is first set. */
   #listen(name: HandlerName, handler: Handler): Handler {
     if (!(this.#listening & HANDLER_BITS[name])) {
       this.#listening |= HANDLER_BITS[name];
-      this.addEventListener(name, (event) => {
-        const current = this.#handler(name);
-        if (typeof current !== 'function') return;
-        try {
-          current.call(this, event);
-        } catch (error) {
-          if (!this.#link) throw error;
-          this.#link.reportError(error);
-        }
-      });
+      this.addEventListener(name, ServerWebSocket.#attributeListener);
     }
     return typeof handler === 'function' ? handler : null;
   }
+}
+
+for (const [name, value] of Object.entries({ CONNECTING, OPEN, CLOSING, CLOSED })) {
+  Object.defineProperty(ServerWebSocket.prototype, name, { value, enumerable: true });
 }

@@ -55,6 +55,8 @@ export interface PendingUpgrade {
 }
 
 const OPTIONS = ['protocol', 'idleTimeout', 'maxPayload', 'compression'];
+/** The last options resolved: every connection upgraded with the same values shares them (one object less per idle socket). */
+let lastResolved: ResolvedWebSocketOptions = Object.freeze({ maxPayload: DEFAULT_MAX_PAYLOAD, idleTimeout: DEFAULT_IDLE_TIMEOUT_S * 1000 });
 
 function resolveOptions(options: WebSocketOptions): ResolvedWebSocketOptions {
   if (options === null || typeof options !== 'object')
@@ -70,7 +72,10 @@ function resolveOptions(options: WebSocketOptions): ResolvedWebSocketOptions {
   const maxPayload = options.maxPayload ?? DEFAULT_MAX_PAYLOAD;
   if (!Number.isSafeInteger(maxPayload) || maxPayload < 1)
     throw new OptionRangeError('maxPayload', `maxPayload must be a positive integer, got ${String(maxPayload)}`);
-  return { maxPayload, idleTimeout: idle * 1000 };
+  if (lastResolved.maxPayload !== maxPayload || lastResolved.idleTimeout !== idle * 1000) {
+    lastResolved = Object.freeze({ maxPayload, idleTimeout: idle * 1000 });
+  }
+  return lastResolved;
 }
 
 /**
