@@ -50,7 +50,13 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
   private closeReceived: { code: number; reason: string } | null = null;
   /** Why we failed the connection, once we did. */
   private failure: WebSocketError | null = null;
+  /**
+   * When the client was last heard from, as the server's sweep saw it: a read only raises
+   * `heard`, and the next sweep takes its time (the idle deadline is checked there anyway, so it
+   * loses nothing; a clock read per message cost ~70 ns of a 16 B echo's ~10 us).
+   */
   private lastReceived = Date.now();
+  private heard = false;
   private pingSentAt = 0;
 
   constructor(
@@ -80,8 +86,7 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
   onData(chunk: Uint8Array): void {
     // §5.5.1: nothing the client sends after its Close frame is read.
     if (this.closed || this.failure || this.closeReceived) return;
-    this.lastReceived = Date.now();
-    this.pingSentAt = 0;
+    this.heard = true;
     this.transport.cork();
     try {
       this.decoder.push(chunk);
@@ -123,6 +128,13 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
     }
     const idle = this.options.idleTimeout;
     if (!idle) return;
+    if (this.heard) {
+      // Any frame since the last sweep, a Pong or not, shows the client is there.
+      this.heard = false;
+      this.lastReceived = now;
+      this.pingSentAt = 0;
+      return;
+    }
     if (this.pingSentAt) {
       // No frame at all since our ping: the client is gone.
       if (now > this.pingSentAt + idle) this.transport.destroy();
