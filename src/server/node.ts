@@ -77,8 +77,8 @@ class NodeTransport implements SocketTransport {
   // While corked, text is joined into one string: one write instead of a writev of many small
   // chunks (pipelined responses of one read go out together; writev cost a quarter of the CPU).
   // The socket itself is corked only when a large byte write comes between: the usual corked
-  // batch is one string, written at uncork without the socket's cork buffer (~0.2 us less per
-  // response than cork + uncork around one write).
+  // batch is one string, written at uncork without the socket's cork buffer (~0.4 us less per
+  // unpipelined request than cork + uncork around one write: docs/architecture.md).
   private corks = 0;
   private socketCorked = false;
   private pendingText = '';
