@@ -100,8 +100,11 @@ async function measureCase(c: BenchCase, fn: () => unknown, options: RunOptions)
   const start = performance.now();
   const end = start + options.warmupMs;
   let calls = 0;
-  if (fn() instanceof Promise) {
-    // An asynchronous operation (a real round trip) is awaited, one at a time.
+  const first = fn();
+  if (first instanceof Promise) {
+    // An asynchronous operation (a real round trip) is awaited, one at a time: the first one too,
+    // or its replies would still be arriving while the next run counts its own.
+    await first;
     while (performance.now() < end) await fn();
   } else {
     while (performance.now() < end) {
