@@ -15,8 +15,11 @@ import {
 
 export interface ReportSection {
   heading: string;
-  /** The suite whose cases fill the table (the dashboard says when a run has none). */
-  suite: string;
+  /**
+   * The suites whose cases fill the table (the dashboard says when a run has none): one for most
+   * sections; the protocol comparison reads HTTP/1.1 rows from `server` and HTTP/2 rows from `http2`.
+   */
+  suites: string[];
   table(file: ResultFile): ReportTable;
 }
 
@@ -43,7 +46,7 @@ function defineReport(title: string, suites: string[], sections: ReportSection[]
 /** A section of medians and ratios of one suite (of the groups `only` keeps). */
 const medians = (suite: string, text: string, only?: GroupFilter): ReportSection => ({
   heading: text,
-  suite,
+  suites: [suite],
   table: (file) => suiteRows(file, suite, only),
 });
 /** A section of one metric of one suite. */
@@ -55,7 +58,7 @@ const metric = (
   only?: GroupFilter,
 ): ReportSection => ({
   heading: text,
-  suite,
+  suites: [suite],
   table: (file) => metricRows(file, suite, format, only, chart),
 });
 /** Charts one metric of the load cases. */
@@ -66,7 +69,7 @@ const bytesOf = (group: string) => new TextEncoder().encode(ENGINE_RESPONSES[gro
 /** MB/s of response body written: the body's bytes over the median time. */
 const throughput: ReportSection = {
   heading: 'Writing 1 KB and 10 KB responses: body MB/s',
-  suite: 'engine',
+  suites: ['engine'],
   table: (file) =>
     caseRows(
       file,
@@ -169,7 +172,7 @@ export const REPORTS: Record<string, ReportDefinition> = {
     [
       {
         heading: 'One client at a time and many at once, over each protocol (wrk for HTTP/1.1, h2load for HTTP/2)',
-        suite: 'http2',
+        suites: ['server', 'http2'],
         table: protocolTable,
       },
     ],

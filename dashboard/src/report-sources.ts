@@ -24,8 +24,10 @@ export interface RunSet {
  * filling them (made no later than it when there is one).
  */
 export function reportSources(list: ResultSummary[], reportKey: string, report: ReportDefinition): RunSet[] {
+  // A run provides a suite when it has that suite's cases and they fill a section reading it: a
+  // server-only run fills the protocol section (its HTTP/1.1 rows) but provides no HTTP/2 cases.
   const fills = (run: ResultSummary, suite: string) =>
-    (run.fills[reportKey] ?? []).some((section) => report.sections[section].suite === suite);
+    (run.suiteCases[suite] ?? 0) > 0 && (run.fills[reportKey] ?? []).some((section) => report.sections[section].suites.includes(suite));
   const newestFirst = [...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   const sets = new Map<string, RunSet>();
   for (const anchor of newestFirst) {
@@ -45,10 +47,9 @@ export function reportSources(list: ResultSummary[], reportKey: string, report: 
     const key = report.suites.map((suite) => providers.get(suite)?.name ?? '').join(',');
     if (sets.has(key)) continue;
     const filled = new Set(
-      report.sections.flatMap((section, i) => {
-        const provider = providers.get(section.suite);
-        return provider && (provider.fills[reportKey] ?? []).includes(i) ? [i] : [];
-      }),
+      report.sections.flatMap((section, i) =>
+        section.suites.some((suite) => (providers.get(suite)?.fills[reportKey] ?? []).includes(i)) ? [i] : [],
+      ),
     );
     const missing = report.sections.map((_, i) => i).filter((i) => !filled.has(i));
     sets.set(key, { key, anchor: newest, providers, missing });

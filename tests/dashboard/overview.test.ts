@@ -96,8 +96,8 @@ describe('overview', () => {
 
 describe('report sources', () => {
   const servers = REPORTS.servers;
-  const h1 = servers.sections.flatMap((s, i) => (s.suite === 'server' ? [i] : []));
-  const h2 = servers.sections.flatMap((s, i) => (s.suite === 'http2' ? [i] : []));
+  const h1 = servers.sections.flatMap((s, i) => (s.suites.includes('server') ? [i] : []));
+  const h2 = servers.sections.flatMap((s, i) => (s.suites.includes('http2') ? [i] : []));
   const list = [
     summary('h2-micro.json', '2026-01-05', { http2: 4 }), // fills nothing of the servers report
     summary('h1.json', '2026-01-04', { server: 50 }, { fills: { servers: h1 } }),
@@ -124,6 +124,30 @@ describe('report sources', () => {
     const merged = mergeSet(set, files);
     expect(merged.cases.filter((c) => c.suite === 'server')).toEqual(files.get('h1.json')!.cases.filter((c) => c.suite === 'server'));
     expect(merged.cases.filter((c) => c.suite === 'http2')).toEqual(stored('http2.json').cases);
+  });
+
+  it('takes a section that reads two suites from a run of each, never a run of one suite for the other', () => {
+    // The protocol section reads HTTP/1.1 rows from `server` and HTTP/2 rows from `http2`: a newer
+    // server-only run fills it too, but it must provide only the server cases.
+    const protocol = REPORTS['h1-vs-h2'];
+    const runs = [
+      summary('h2.json', '2026-01-03', { http2: 20 }, { fills: { 'h1-vs-h2': [0] } }),
+      summary('h1-newer.json', '2026-01-04', { server: 38 }, { fills: { 'h1-vs-h2': [0] } }),
+    ];
+    const [set] = reportSources(runs, 'h1-vs-h2', protocol);
+    expect(set.key).toBe('h1-newer.json,h2.json');
+    expect(set.missing).toEqual([]);
+    const merged = mergeSet(
+      set,
+      new Map([
+        ['h1-newer.json', stored('server-real-apps.json')],
+        ['h2.json', stored('http2.json')],
+      ]),
+    );
+    expect(new Set(merged.cases.map((c) => c.suite))).toEqual(new Set(['server', 'http2']));
+    // Loaded req/s: both protocols' columns (node:http, wirespeed; node:http2, wirespeed-h2) have numbers.
+    const loaded = protocol.sections[0].table(merged).rows.find((row) => row.group === 'concurrent: req/s')!;
+    expect(loaded.cells.map((cell) => cell !== '—')).toEqual([true, true, true, true]);
   });
 });
 
