@@ -337,6 +337,50 @@ describe('dashboard', () => {
     }
   });
 
+  it('stops a run whose worker throws an error it did not catch, says where, and stores nothing', async () => {
+    const before = readdirSync(uploadsDir).sort();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // The real benchmark worker; once its first case has a result, the page gets the ErrorEvent a
+    // browser fires on a Worker whose code threw outside the run's promise (a suite's port or
+    // timer callback, say). The run itself goes on until the page stops it.
+    await page.addInitScript(() => {
+      const RealWorker = Worker;
+      const state = window as unknown as { terminated: boolean };
+      state.terminated = false;
+      window.Worker = class extends RealWorker {
+        constructor(url: string | URL, options?: WorkerOptions) {
+          super(url, options);
+          let thrown = false;
+          this.addEventListener('message', (event: MessageEvent<{ type: string }>) => {
+            if (event.data.type !== 'result' || thrown) return;
+            thrown = true;
+            this.dispatchEvent(
+              new ErrorEvent('error', {
+                message: 'Uncaught Error: thrown in a callback',
+                filename: `${location.origin}/assets/bench-worker.js`,
+                lineno: 42,
+              }),
+            );
+          });
+        }
+        override terminate(): void {
+          state.terminated = true;
+          super.terminate();
+        }
+      };
+    });
+    await page.goto(`${origin}/#view=run`);
+    await page.getByRole('button', { name: 'Run' }).click();
+    const alert = page.getByText('The run failed');
+    await alert.waitFor({ timeout: 60_000 });
+    expect(await alert.innerText()).toMatch(/thrown in a callback \(http:.*bench-worker\.js:42\)/);
+    expect(await page.evaluate(() => (window as unknown as { terminated: boolean }).terminated)).toBe(true);
+    // Nothing of the run was stored, now or later (its worker is gone).
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(readdirSync(uploadsDir).sort()).toEqual(before);
+    await page.close();
+  });
+
   it('tells why a bad upload was refused and stores nothing', async () => {
     const bad = join(mkdtempSync(join(tmpdir(), 'wirespeed-bad-')), 'bad.json');
     writeFileSync(bad, JSON.stringify({ schema: 'wirespeed-bench/1', cases: [] }));

@@ -34,8 +34,10 @@ export function RunView({ onSaved }: { onSaved: (name: string) => void }) {
       if (m.type === 'start') setStatus({ state: 'running', done: 0, total: m.total, current: '' });
       else if (m.type === 'case') setStatus((s) => (s.state === 'running' ? { ...s, done: m.index, current: m.name } : s));
       else if (m.type === 'result') setResults((r) => [...r, m.result]);
-      else if (m.type === 'error') setStatus({ state: 'failed', message: m.message });
-      else if (m.type === 'done') {
+      else if (m.type === 'error') {
+        w.terminate();
+        setStatus({ state: 'failed', message: m.message });
+      } else if (m.type === 'done') {
         setFile(m.file);
         w.terminate();
         uploadResult(JSON.stringify(m.file))
@@ -48,7 +50,13 @@ export function RunView({ onSaved }: { onSaved: (name: string) => void }) {
           );
       }
     };
-    w.onerror = (event) => setStatus({ state: 'failed', message: event.message || 'the benchmark worker failed to start' });
+    // An error the worker did not catch (in a suite's callback, say) leaves its numbers suspect:
+    // the run stops there, saves nothing, and says where the error was thrown.
+    w.onerror = (event) => {
+      w.terminate();
+      const where = event.filename ? ` (${event.filename}:${event.lineno})` : '';
+      setStatus({ state: 'failed', message: event.message ? `${event.message}${where}` : 'the benchmark worker failed to start' });
+    };
     const request: RunRequest = { suites, quick };
     w.postMessage(request);
     setStatus({ state: 'running', done: 0, total: 0, current: 'loading the suites…' });
