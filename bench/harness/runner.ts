@@ -21,6 +21,8 @@ const BATCH_CALLS = 4096;
 /** A batched sample spans at least this many ticks of the clock, so a tick is at most 5% of it. */
 const MIN_BATCH_TICKS = 20;
 const MAX_BATCH_CALLS = 1 << 24;
+/** How much larger the batches get when a sample read 0 (the batch was shorter than a clock tick). */
+const BATCH_GROWTH = 16;
 
 /**
  * The clock's step, in ns: tens of ns on Node, 5 µs (or 100 µs) in a browser, where a
@@ -114,18 +116,28 @@ async function measureCase(c: BenchCase, fn: () => unknown, options: RunOptions)
   }
   const nsPerCall = calls ? ((performance.now() - start) * 1e6) / calls : Infinity;
   const heap = await heapReader;
-  const stats = (await measure(fn, {
-    min_cpu_time: options.minTimeMs * 1e6,
-    min_samples: options.minSamples,
-    // mitata batches an operation (many calls per sample) when one of its first calls takes at
-    // most 65 µs, but skips that check when the very first call took over 500 µs, and tries twice.
-    // A GC pause or a busy machine there left a 10 ns operation unbatched: with a browser's 5 µs
-    // timer its samples read 0. The case is warm already (above): look at up to 16 calls, always.
-    warmup_threshold: Infinity,
-    warmup_samples: 16,
-    batch_samples: batchCalls(nsPerCall),
-    ...(heap ? { heap } : {}),
-  })) as Awaited<ReturnType<typeof measure>> & { heap?: { avg: number } };
+  type Stats = Awaited<ReturnType<typeof measure>> & { heap?: { avg: number } };
+  let stats: Stats;
+  // A batch must span clock ticks: sized on the warm-up's speed (which counts the calls made
+  // before the JIT compiled the operation, or while the thread was off the CPU), a batch of a
+  // sub-nanosecond operation once took less than a browser's 5 µs tick and its samples read 0
+  // (which a result file may not hold: a CI run's upload was refused for it). Then it is
+  // measured again with batches BATCH_GROWTH times larger.
+  for (let batch = batchCalls(nsPerCall); ; batch = Math.min(MAX_BATCH_CALLS, batch * BATCH_GROWTH)) {
+    stats = (await measure(fn, {
+      min_cpu_time: options.minTimeMs * 1e6,
+      min_samples: options.minSamples,
+      // mitata batches an operation (many calls per sample) when one of its first calls takes at
+      // most 65 µs, but skips that check when the very first call took over 500 µs, and tries twice.
+      // A GC pause or a busy machine there left a 10 ns operation unbatched: with a browser's 5 µs
+      // timer its samples read 0. The case is warm already (above): look at up to 16 calls, always.
+      warmup_threshold: Infinity,
+      warmup_samples: 16,
+      batch_samples: batch,
+      ...(heap ? { heap } : {}),
+    })) as Stats;
+    if (batch >= MAX_BATCH_CALLS || !stats.samples.some((sample) => sample <= 0)) break;
+  }
   // Bytes the heap grew per operation, over the batches no GC interrupted (mitata drops those).
   const heapBytesPerOp = stats.heap?.avg;
   return caseResult(c, stats.samples, heapBytesPerOp !== undefined && Number.isFinite(heapBytesPerOp) ? { heapBytesPerOp } : undefined);
