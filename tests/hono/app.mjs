@@ -2,13 +2,15 @@
 // routes with params, JSON, cookies, the common middlewares (cors, etag, compress, secureHeaders,
 // bodyLimit), SSE, streaming, a multipart upload, redirects, errors. Plain JS so that plain Node,
 // Deno and vitest all load it.
-/* global File */
+/* global Blob, File, Headers, ReadableStream, setTimeout */
 import { Hono } from 'hono';
+import { basicAuth } from 'hono/basic-auth';
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { getCookie, setCookie } from 'hono/cookie';
 import { cors } from 'hono/cors';
 import { etag } from 'hono/etag';
+import { poweredBy } from 'hono/powered-by';
 import { secureHeaders } from 'hono/secure-headers';
 import { stream, streamSSE } from 'hono/streaming';
 
@@ -86,5 +88,150 @@ export function createApp() {
   app.get('/url', (c) => c.text(c.req.url));
   app.get('/files/*', (c) => c.text(`file ${c.req.path}`));
 
+  portedFromNodeServer(app);
   return app;
+}
+
+const bytesOf = (text) => new TextEncoder().encode(text);
+/** A stream of byte chunks, `pause` ms apart (0: all at once). */
+const chunkStream = (chunks, pause = 0) =>
+  new ReadableStream({
+    async start(controller) {
+      for (const [i, chunk] of chunks.entries()) {
+        if (i > 0 && pause) await new Promise((resolve) => setTimeout(resolve, pause));
+        controller.enqueue(bytesOf(chunk));
+      }
+      controller.close();
+    },
+  });
+
+/**
+ * The behaviours @hono/node-server's own test suite (test/server.test.ts) checks, as routes of this
+ * app: what an app that runs there today does, and so what it must find again after switching.
+ */
+function portedFromNodeServer(app) {
+  app.get('/posts', (c) => c.text(`Page ${c.req.query('page')}`));
+  app.post('/posts', (c) => c.redirect('/posts'));
+  app.delete('/posts/:id', (c) => c.text(`DELETE ${c.req.param('id')}`));
+  app.get('/user-agent', (c) => c.text(c.req.header('user-agent') ?? 'none'));
+  app.on('TRACE', '/', (c) => c.text(`headers: ${JSON.stringify(c.req.raw.headers)}`));
+  // A handler's result that is not a Response: hono's onError answers.
+  app.get('/invalid', () => '<h1>HTML</h1>');
+
+  // Request bodies left unread, cancelled, or read in part before the answer.
+  app.post('/body/unread', (c) => c.text(c.req.raw.body ? 'No body consumed' : 'no body'));
+  app.post('/body/cancelled', async (c) => {
+    await c.req.raw.body?.cancel();
+    return c.text('Body cancelled');
+  });
+  app.post('/body/partly-read', async (c) => {
+    await c.req.raw.body?.getReader().read();
+    return c.text('Partially consumed');
+  });
+  app.post('/body/partly-read-then-cancelled', async (c) => {
+    const reader = c.req.raw.body?.getReader();
+    await reader?.read();
+    await reader?.cancel();
+    return c.text('Partially consumed and cancelled');
+  });
+  app.post('/form', async (c) => c.json(await c.req.parseBody()));
+
+  // Response bodies of every kind a handler makes with the standard Response.
+  app.get('/res/large', () => new Response('a'.repeat(1024 * 1024)));
+  app.get('/res/uint8array', () => new Response(new Uint8Array([1, 2, 3]), { headers: { 'content-type': 'application/octet-stream' } }));
+  app.get(
+    '/res/blob',
+    () => new Response(new Blob([new Uint8Array([1, 2, 3])]), { headers: { 'content-type': 'application/octet-stream' } }),
+  );
+  app.get(
+    '/res/json-blob',
+    () => new Response(new Blob([JSON.stringify({ foo: 'blob' })]), { headers: { 'content-type': 'application/json' } }),
+  );
+  app.get(
+    '/res/json-arraybuffer',
+    () => new Response(bytesOf(JSON.stringify({ foo: 'buffer' })).buffer, { headers: { 'content-type': 'application/json' } }),
+  );
+  app.get(
+    '/res/stream-declared-chunked',
+    () =>
+      new Response(chunkStream(['Hello!']), { headers: { 'content-type': 'text/plain; charset=UTF-8', 'transfer-encoding': 'chunked' } }),
+  );
+  app.get(
+    '/res/event-stream',
+    () => new Response(chunkStream(['data: First!\n\n', 'data: Second!\n\n'], 20), { headers: { 'content-type': 'text/event-stream' } }),
+  );
+  for (const [kind, headers] of [
+    ['object', { 'content-type': 'text/plain', 'content-length': '00011' }],
+    ['headers', new Headers({ 'content-type': 'text/plain', 'content-length': '00011' })],
+    [
+      'array',
+      [
+        ['content-type', 'text/plain'],
+        ['content-length', '00011'],
+      ],
+    ],
+  ]) {
+    app.get(`/res/length-${kind}`, () => new Response('Hello Hono!', { headers }));
+  }
+  app.get(
+    '/res/set-cookie-array',
+    () =>
+      new Response('Hello Hono!', {
+        headers: [
+          ['content-type', 'text/plain'],
+          ['set-cookie', 'a=1'],
+          ['set-cookie', 'b=2'],
+        ],
+      }),
+  );
+  app.use('/res/etag/*', etag());
+  app.get('/res/etag/bytes', () => new Response(bytesOf('Hello Hono!'), { headers: { 'content-type': 'text/plain' } }));
+  // A stream that fails after its first chunk: the client must see the response cut, not ended.
+  app.get('/res/error-stream', (c) => {
+    c.header('Content-Type', 'text/event-stream; charset=utf-8');
+    return c.body(
+      new ReadableStream({
+        async start(controller) {
+          controller.enqueue(bytesOf('data: Hello!\n\n'));
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          controller.error(new Error('test'));
+        },
+      }),
+    );
+  });
+  // hono's stream helper with the type set by the handler.
+  app.get('/res/json-stream', (c) => {
+    c.header('x-accel-buffering', 'no');
+    c.header('content-type', 'application/json');
+    return stream(c, async (s) => {
+      await s.write(JSON.stringify({ foo: 'bar' }));
+    });
+  });
+
+  // Middleware that re-makes the response after the handler.
+  app.use('/mw/appended/*', async (c, next) => {
+    await next();
+    c.res = new Response(c.res.body, c.res);
+  });
+  app.post('/mw/appended/cookie', () => {
+    const res = new Response('hello', { status: 200, headers: { 'Content-Type': 'text/plain' } });
+    res.headers.append('Set-Cookie', 'session=abc; Path=/; HttpOnly');
+    return res;
+  });
+  app.use('/mw/child/*', async (c, next) => {
+    await next();
+    c.res = new Response('', c.res);
+    void c.res.headers;
+  });
+  app.get('/mw/child/json', (c) => c.json({}));
+  app.use('/mw/powered/*', poweredBy(), async (c, next) => {
+    c.set('foo', 'bar');
+    await next();
+    c.header('foo', c.get('foo'));
+  });
+  app.get('/mw/powered/hello', (c) => c.text('Hello! Middleware!'));
+  app.use('/auth/*', basicAuth({ username: 'hono-user-a', password: 'hono-password-a' }));
+  app.use('/auth-unicode/*', basicAuth({ username: 'hono-user-a', password: '炎' }));
+  app.get('/auth/*', (c) => c.text('auth'));
+  app.get('/auth-unicode/*', (c) => c.text('auth'));
 }
