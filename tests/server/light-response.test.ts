@@ -1,6 +1,6 @@
 // LightResponse must be indistinguishable from the Response it stands for.
 import { describe, expect, it } from 'vitest';
-import { LightResponse, lightPartsOf } from '../../src/server/light-response.js';
+import { LightResponse, RuntimeResponse, lightPartsOf } from '../../src/server/light-response.js';
 
 type Init = ConstructorParameters<typeof Response>;
 
@@ -189,5 +189,74 @@ describe('LightResponse', () => {
       expect(await observe(LightResponse.json({ a: [1, 'b'] }, init))).toEqual(await observe(Response.json({ a: [1, 'b'] }, init)));
     }
     expect(lightPartsOf(LightResponse.json({ a: 1 }))?.body).toBe('{"a":1}');
+  });
+});
+
+// The cases @hono/node-server's suite (test/response.test.ts) holds its own light Response to: an
+// app that passed them there must pass them here.
+describe('LightResponse, the cases of @hono/node-server', () => {
+  it('cannot be called without new, and a subclass of it is a Response', () => {
+    expect(() => (LightResponse as unknown as () => unknown)()).toThrow(TypeError);
+    class NextResponse extends LightResponse {}
+    expect(new NextResponse('x')).toBeInstanceOf(Response);
+    expect(new NextResponse('x')).toBeInstanceOf(LightResponse);
+  });
+
+  it('keeps the fields it was made with when the response it copied them from changes', () => {
+    const parent = new LightResponse('OK', { headers: { 'content-type': 'application/json' } });
+    const child = new LightResponse('OK', parent);
+    parent.headers.delete('content-type');
+    expect(child.headers.get('content-type')).toBe('application/json');
+  });
+
+  it('copies fields appended after construction, whether the body was touched or not', () => {
+    for (const touched of [false, true]) {
+      const parent = new LightResponse('hello', { status: 200, headers: { 'content-type': 'application/json' } });
+      parent.headers.append('set-cookie', 'session=abc; Path=/; HttpOnly');
+      const child = new LightResponse(touched ? parent.body : 'hello', parent);
+      expect([child.headers.get('set-cookie'), child.headers.get('content-type')], `body touched: ${touched}`).toEqual([
+        'session=abc; Path=/; HttpOnly',
+        'application/json',
+      ]);
+    }
+  });
+
+  it('keeps status and statusText when its fields change, and a runtime Response’s status when re-wrapped', async () => {
+    const res = new LightResponse('hello', { status: 201, statusText: 'Created', headers: { 'content-type': 'application/json' } });
+    res.headers.append('set-cookie', 'a=1');
+    expect([res.status, res.statusText, res.headers.get('set-cookie')]).toEqual([201, 'Created', 'a=1']);
+
+    const native = new RuntimeResponse(null, { status: 302, headers: { location: 'https://example.com/' } });
+    const wrapped = new LightResponse(native.body, native);
+    expect(wrapped.status).toBe(302);
+    void wrapped.body;
+    expect([wrapped.status, wrapped.headers.get('location')]).toEqual([302, 'https://example.com/']);
+  });
+
+  it('re-wraps its own body piped through a transform', async () => {
+    const parent = new LightResponse(new LightResponse('hono').body);
+    const upper = new TransformStream<Uint8Array, Uint8Array>({
+      transform: (chunk, controller) => controller.enqueue(new TextEncoder().encode(new TextDecoder().decode(chunk).toUpperCase())),
+    });
+    expect(await new LightResponse(parent.body!.pipeThrough(upper), parent).text()).toBe('HONO');
+  });
+
+  it('makes JSON and redirects as the statics of Response do', async () => {
+    expect([LightResponse.json({ e: 1 }, { status: 404, statusText: 'Not Found' }).statusText, LightResponse.json({}).status]).toEqual([
+      'Not Found',
+      200,
+    ]);
+    const typed = LightResponse.json({ d: 1 }, { headers: { 'x-custom': 'value' } });
+    expect([typed.headers.get('content-type'), typed.headers.get('x-custom')]).toEqual(['application/json', 'value']);
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    expect(() => LightResponse.json(circular)).toThrow(TypeError);
+
+    expect([LightResponse.redirect('https://example.com').status, LightResponse.redirect('https://example.com/new', 301).status]).toEqual([
+      302, 301,
+    ]);
+    expect(LightResponse.redirect(new URL('https://example.com/path')).headers.get('location')).toBe('https://example.com/path');
+    expect(() => LightResponse.redirect('https://example.com', 200)).toThrow(RangeError);
+    expect(LightResponse.error().type).toBe('error');
   });
 });
