@@ -4,6 +4,7 @@
 import zlib from 'node:zlib';
 import { zlibDeflateCodec } from '../websocket/deflate.js';
 import { checkServeOptions, ServerBase, type Server, type ServeOptions } from './options.js';
+import { installServerRequest } from './global-request.js';
 import { installLightResponse } from './light-response.js';
 import { ServerCore } from './server-core.js';
 import { Slab } from '../bytes.js';
@@ -279,6 +280,9 @@ class DenoServer extends ServerBase {
 /** Serves `options.fetch` (and `options.routes`) over HTTP/1.1, and HTTP/2 with `http2: true`, on Deno. */
 export function serve(options: ServeOptions): Server {
   checkServeOptions(options);
-  if (options.overrideGlobalObjects !== false) installLightResponse();
+  if (options.overrideGlobalObjects !== false) {
+    installLightResponse();
+    installServerRequest();
+  }
   return new DenoServer(options);
 }

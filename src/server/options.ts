@@ -77,8 +77,11 @@ export interface ServeOptions extends Limits, Timeouts {
    * Replace the global `Response` with LightResponse: a faithful Response (same members,
    * `instanceof` both ways, `name` 'Response') that keeps its body as given, so the server writes
    * it without a web stream. Measured per request with `new Response('Hello, World!')`: Node
-   * 62 → 13 µs CPU, Deno 18.4 → 11.8 µs. The convention of @hono/node-server. Default true;
-   * `false` leaves the global alone (import LightResponse to use it by name).
+   * 62 → 13 µs CPU, Deno 18.4 → 11.8 µs. And replace the global `Request` with the runtime's own
+   * class made to take the server's lazy requests as input (`new Request(request, init)`). The
+   * convention of @hono/node-server. Default true; `false` leaves both globals alone (import
+   * LightResponse to use it by name; `new Request(request)` then throws, as the runtime's class
+   * cannot read a lazy request).
    */
   overrideGlobalObjects?: boolean;
 }

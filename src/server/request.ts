@@ -7,6 +7,12 @@ import { delegateToNative } from './native-delegate.js';
 import type { Exchange } from './exchange.js';
 import type { RequestBody } from './request-body.js';
 
+/** Where the global Request that serve() installs keeps the runtime's own. */
+export const NATIVE_REQUEST = Symbol.for('wirespeed.NativeRequest');
+/** The runtime's own Request, even when this module loads after serve() replaced the global. */
+export const NativeRequest: typeof Request =
+  (globalThis.Request as unknown as Record<symbol, typeof Request>)[NATIVE_REQUEST] ?? globalThis.Request;
+
 /** What the connection gives a request besides its head. */
 export interface RequestContext {
   /** 'http' or 'https'. */
@@ -202,12 +208,23 @@ export class IncomingRequest {
       init.body = body.readable();
       init.duplex = 'half';
     }
-    return (this.#request = new Request(this.url, init));
+    return (this.#request = new NativeRequest(this.url, init));
+  }
+
+  /**
+   * What a runtime Request constructor takes in this one's place (`new Request(request, init)`):
+   * the real Request, or, once the body was read straight from the connection, a bodiless copy
+   * that only a new body in `init` may complete, as for any Request whose body was used.
+   */
+  sourceFor(init: RequestInit | undefined): Request {
+    if (this.#request || !this.bodyUsed) return this.toRequest();
+    if (init?.body == null) throw new TypeError('Cannot construct a Request from a Request whose body was already read');
+    return new NativeRequest(this.url, { method: this.method, headers: this.headers, signal: this.#context.signal() });
   }
 }
 
 // Everything else a Request has (clone(), formData(), cache, ...) goes to the real one.
-delegateToNative(IncomingRequest.prototype, Request.prototype, (self) => (self as IncomingRequest).toRequest(), 'Request');
+delegateToNative(IncomingRequest.prototype, NativeRequest.prototype, (self) => (self as IncomingRequest).toRequest(), 'Request');
 
 /** The handler's view of an IncomingRequest. */
 export function asRequest(request: IncomingRequest): Request {

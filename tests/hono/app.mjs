@@ -2,7 +2,7 @@
 // routes with params, JSON, cookies, the common middlewares (cors, etag, compress, secureHeaders,
 // bodyLimit), SSE, streaming, a multipart upload, redirects, errors. Plain JS so that plain Node,
 // Deno and vitest all load it.
-/* global Blob, File, Headers, ReadableStream, setTimeout */
+/* global Blob, File, Headers, ReadableStream, Request, setTimeout */
 import { Hono } from 'hono';
 import { basicAuth } from 'hono/basic-auth';
 import { bodyLimit } from 'hono/body-limit';
@@ -135,6 +135,12 @@ function portedFromNodeServer(app) {
     return c.text('Partially consumed and cancelled');
   });
   app.post('/form', async (c) => c.json(await c.req.parseBody()));
+  // A request re-made with another field and handed to a second app (node-server's global Request).
+  const inner = new Hono().post('/inner', async (c) => c.json({ tag: c.req.header('x-tag'), body: await c.req.text() }));
+  app.post('/reissued', (c) => {
+    const remade = new Request(c.req.raw, { headers: { 'x-tag': 'remade' } });
+    return inner.fetch(new Request(remade.url.replace('/reissued', '/inner'), remade));
+  });
 
   // Response bodies of every kind a handler makes with the standard Response.
   app.get('/res/large', () => new Response('a'.repeat(1024 * 1024)));

@@ -89,6 +89,7 @@ const cases: Case[] = [
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: 'foo=bar&n=%E7%82%8E',
   },
+  { name: 'a request re-made with new fields and handed to another app', method: 'POST', path: '/reissued', body: 'payload' },
   { name: 'a 1 MiB text body', path: '/res/large' },
   { name: 'a Uint8Array body', path: '/res/uint8array' },
   { name: 'a Blob body', path: '/res/blob' },

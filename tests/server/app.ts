@@ -182,6 +182,27 @@ async function handle(request: Request, info: { remoteAddress: string }): Promis
     }
     case '/kept-chunks/check':
       return text(keptChunks.every((chunk) => chunk.every((byte) => byte === chunk[0])) ? 'intact' : 'overwritten');
+    case '/remade-request': {
+      // Middleware makes a Request from the one it was given: with new fields, and after reading
+      // the body with a new one (as with a runtime Request, only a new body may follow a read).
+      let remade: Request;
+      try {
+        remade = new Request(request, { headers: { 'x-remade': 'yes', 'content-type': 'text/plain' } });
+      } catch (error) {
+        return Response.json({ refused: (error as Error).name });
+      }
+      const read = await remade.text();
+      const after = [request.bodyUsed, remade instanceof Request, Request.name];
+      let again: string;
+      try {
+        new Request(request);
+        again = 'made';
+      } catch (error) {
+        again = (error as Error).name;
+      }
+      const replaced = await new Request(request, { body: 'replaced' }).text();
+      return Response.json({ method: remade.method, url: remade.url, field: remade.headers.get('x-remade'), read, after, again, replaced });
+    }
     case '/cloned-bytes': {
       // etag() reads a clone; the original must still carry its bytes.
       const original = new Response(new TextEncoder().encode('hello bytes'));

@@ -3,4 +3,4 @@
 import { launchDeno } from './launchers.js';
 import { serverSuite } from './suite.js';
 
-serverSuite('deno (runtime Response)', (options) => launchDeno({ ...options, overrideGlobalObjects: false }));
+serverSuite('deno (runtime Response)', (options) => launchDeno({ ...options, overrideGlobalObjects: false }), { globalsReplaced: false });

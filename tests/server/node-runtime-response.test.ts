@@ -3,4 +3,4 @@
 import { launchNode } from './launchers.js';
 import { serverSuite } from './suite.js';
 
-serverSuite('node (runtime Response)', (options) => launchNode({ ...options, overrideGlobalObjects: false }));
+serverSuite('node (runtime Response)', (options) => launchNode({ ...options, overrideGlobalObjects: false }), { globalsReplaced: false });

@@ -53,7 +53,16 @@ export async function stats(url: string) {
   };
 }
 
-export function serverSuite(name: string, launch: Launcher): void {
+/** What a suite's servers do differently by their options. */
+export interface SuiteExpectations {
+  /**
+   * serve() replaced the globals (the default). With `overrideGlobalObjects: false` the runtime's
+   * own Request refuses the server's lazy request as input, as it refuses @hono/node-server's.
+   */
+  globalsReplaced: boolean;
+}
+
+export function serverSuite(name: string, launch: Launcher, expectations: SuiteExpectations = { globalsReplaced: true }): void {
   describe(`${name}: requests and responses`, () => {
     const server = useServer(launch);
 
@@ -408,6 +417,22 @@ export function serverSuite(name: string, launch: Launcher): void {
       const post = await raw(server.port, ['POST /body-kind HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n'], { responses: 1 });
       expect(post.text).toMatch(/stream of 0$/);
       expect(await (await fetch(`${server.url}/body-kind`)).text()).toBe('null');
+    });
+
+    it('lets a handler make a Request from its request (new Request(request, init)), as from a runtime one', async () => {
+      const res = await fetch(`${server.url}/remade-request?x=1`, { method: 'POST', body: 'original' });
+      const remade = await res.json();
+      if (!expectations.globalsReplaced) return void expect(remade).toEqual({ refused: 'TypeError' });
+      expect(remade).toEqual({
+        method: 'POST',
+        url: `${server.url}/remade-request?x=1`,
+        field: 'yes',
+        read: 'original',
+        // The new Request took the body; one more without a body of its own is refused.
+        after: [true, true, 'Request'],
+        again: 'TypeError',
+        replaced: 'replaced',
+      });
     });
 
     it('keeps the length of a response re-wrapped by middleware (new Response(res.body, res))', async () => {

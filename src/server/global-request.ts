@@ -1,0 +1,29 @@
+// The `Request` serve() installs as the global one (unless `overrideGlobalObjects: false`): the
+// runtime's own, which takes the server's lazy requests as input too. A runtime's Request
+// constructor reads the private state of a Request it is given, which a lazy request does not
+// have: `new Request(request, init)` threw (Node: "Cannot read properties of undefined (reading
+// 'window')"; Deno: "Argument 1 is not of type Request"), where @hono/node-server's requests and
+// the runtime's own are taken. Every other use is the runtime's class, untouched.
+import { IncomingRequest, NATIVE_REQUEST, NativeRequest } from './request.js';
+
+class ServerRequestClass extends NativeRequest {
+  constructor(input: RequestInfo | URL, init?: RequestInit) {
+    super(input instanceof IncomingRequest ? input.sourceFor(init) : input, init);
+  }
+
+  // Requests the runtime makes (and those made before the global was replaced) are Requests too.
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return Function.prototype[Symbol.hasInstance].call(NativeRequest, value);
+  }
+}
+
+Object.defineProperty(ServerRequestClass, 'name', { value: 'Request' });
+Object.defineProperty(ServerRequestClass, NATIVE_REQUEST, { value: NativeRequest });
+
+/** The runtime's Request, taking the server's requests as input too; typed as Request. */
+export const ServerRequest: typeof Request = ServerRequestClass;
+
+/** Replaces the global Request with ServerRequest (once; idempotent). */
+export function installServerRequest(): void {
+  if (globalThis.Request !== ServerRequest) globalThis.Request = ServerRequest;
+}
