@@ -63,7 +63,7 @@ function requestLineProblem(code: HttpParseErrorCode, bytes: Uint8Array, from: n
   }
   if (code === 'ERR_INVALID_TARGET') {
     for (let i = methodEnd + 1; i < to && bytes[i] !== 32; i++) {
-      if (bytes[i] <= 0x20 || bytes[i] >= 0x7f) return [`invalid byte ${hex(bytes[i])} in the target`, i];
+      if (bytes[i] <= 0x20 || bytes[i] >= 0x7f || bytes[i] === 0x5c) return [`invalid byte ${hex(bytes[i])} in the target`, i];
     }
     if (bytes[methodEnd + 1] === 32) return ['two spaces before the target', methodEnd + 1];
   }

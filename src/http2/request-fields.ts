@@ -27,6 +27,12 @@ const REQUEST_PSEUDO = new Set([':method', ':scheme', ':authority', ':path', ':p
 const BAD_NAME = /[^\x21-\x40\x5b-\x7e]/;
 /** §8.2.1: no NUL, CR or LF, and no leading or trailing space or tab. */
 const BAD_VALUE = /[\0\r\n]|^[ \t]|[ \t]$/;
+/**
+ * §8.3.1: :path holds the path and query of a URI (RFC 3986 §2): visible ASCII, and no backslash,
+ * which a URL parser reads as '/' in http(s) (`/x\..\admin` would reach the app as `/admin`).
+ * The HTTP/1.1 parser refuses the same targets.
+ */
+const URI_PATH = /^[\x21-\x5b\x5d-\x7e]+$/;
 
 function malformed(streamId: number, why: string): StreamError {
   return new StreamError(streamId, 'PROTOCOL_ERROR', `malformed request: ${why}`);
@@ -95,6 +101,7 @@ export function requestFields(streamId: number, list: FieldList): RequestFields 
   if (path === undefined || path === '') throw malformed(streamId, 'no :path');
   if ((scheme === 'http' || scheme === 'https') && path[0] !== '/' && !(path === '*' && method === 'OPTIONS'))
     throw malformed(streamId, `:path ${path}`);
+  if (!URI_PATH.test(path)) throw malformed(streamId, `:path ${JSON.stringify(path)}`);
   // RFC 8441 §4: an extended CONNECT has :scheme and :path (checked above) and :authority.
   if (protocol !== null && authority === null) throw malformed(streamId, 'an extended CONNECT without :authority');
   return { method, scheme, authority: authority ?? host, path, headers, contentLength, protocol };

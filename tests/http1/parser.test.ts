@@ -469,6 +469,9 @@ describe('strict rejections', () => {
     ['G(T / HTTP/1.1\r\n\r\n', 'ERR_INVALID_METHOD'],
     ['GET /a\x7f HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
     ['GET /\xe9 HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
+    // A URL parser would read `\` as `/` (path confusion): refused.
+    ['GET /x\\..\\admin HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
+    ['GET http://a/x\\y HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
     ['GET /a b HTTP/1.1\r\n\r\n', 'ERR_INVALID_VERSION'],
     ['GET %2F/a HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
     ['GET * HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],

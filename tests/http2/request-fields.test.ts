@@ -84,6 +84,11 @@ describe('request fields (§8.3)', () => {
     ['an empty :path', [...base.slice(0, 3), [':path', '']]],
     ['a :path not in origin form', [...base.slice(0, 3), [':path', 'a/b']]],
     ['* for GET', [...base.slice(0, 3), [':path', '*']]],
+    // What the HTTP/1.1 parser refuses in a target: a backslash (a URL parser reads it as '/'),
+    // a space, non-ASCII.
+    ['a backslash in :path', [...base.slice(0, 3), [':path', '/x\\..\\admin']]],
+    ['a space in :path', [...base.slice(0, 3), [':path', '/a b']]],
+    ['non-ASCII in :path', [...base.slice(0, 3), [':path', '/caf\u00e9']]],
     ['an unknown pseudo-header', [...base, [':protocol', 'x']]],
     [':status in a request', [...base, [':status', '200']]],
     ['a pseudo-header twice', [...base, [':path', '/again']]],

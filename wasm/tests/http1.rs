@@ -69,6 +69,14 @@ fn strict_rejections() {
         (b"GET /\x7f HTTP/1.1\r\n\r\n", ParseError::InvalidTarget),
         (b"GET /\xc3\xa9 HTTP/1.1\r\n\r\n", ParseError::InvalidTarget),
         (
+            b"GET /x\\..\\admin HTTP/1.1\r\n\r\n",
+            ParseError::InvalidTarget,
+        ),
+        (
+            b"GET http://a/x\\y HTTP/1.1\r\n\r\n",
+            ParseError::InvalidTarget,
+        ),
+        (
             b"GET / HTTP/1.1\r\nContent-Length: +5\r\n\r\n",
             ParseError::InvalidContentLength,
         ),

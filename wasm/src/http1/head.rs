@@ -218,7 +218,10 @@ fn parse_request<'b>(
     };
     let method = method.as_bytes();
     let target = target.as_bytes();
-    if !target.is_ascii() || !valid_target_form(method, target) {
+    // RFC 3986 §2: a backslash is no URI character. A WHATWG URL parser reads it as '/' in an
+    // http(s) URL, so `/x\..\admin` would reach the app as `/admin` past a proxy that saw no dot
+    // segment in it: refused (as @hono/node-server does), not normalised.
+    if !target.is_ascii() || target.contains(&b'\\') || !valid_target_form(method, target) {
         return Err(ParseError::InvalidTarget);
     }
     if target.len() > opts.max_target_bytes {
