@@ -25,7 +25,9 @@ export abstract class Exchange implements BodyFlow {
   /** The client went away, or the exchange cannot finish: the body read and the signal fail with `reason`. */
   cancel(reason: Error): void {
     this.body?.fail(reason);
-    this.abort?.abort(reason);
+    // Made now if nobody asked for it yet: a handler that reads its signal later must find it
+    // aborted (it found a fresh one, not aborted, when the controller was made only on demand).
+    (this.abort ??= new AbortController()).abort(reason);
   }
 
   // BodyFlow: how the handler's reading paces the client, which each protocol does its own way.

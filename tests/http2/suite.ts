@@ -164,6 +164,18 @@ export function http2Suite(name: string, launch: Launcher): void {
       expect((await stats(server.url)).aborted).toBe(before + 1);
     });
 
+    it('shows a signal first read after the client reset the stream as aborted', async () => {
+      const before = (await stats(server.url)).lateAborted.length;
+      await withSession(server.url, async (s) => {
+        const stream = s.request(get('/late-abort-check?ms=150'));
+        stream.on('error', () => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        stream.close(http2.constants.NGHTTP2_CANCEL);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
+      expect((await stats(server.url)).lateAborted.slice(before)).toEqual([true]);
+    });
+
     it('answers curl --http2-prior-knowledge', async () => {
       const res = await curl(['--http2-prior-knowledge', '-w', '\n%{http_version}', `${server.url}/hello`]);
       expect(res.stdout).toBe('Hello World!\n2');

@@ -8,7 +8,7 @@ import { requestTrailers, withTrailers } from '../../src/server/trailers.js';
 import { wasmCore } from '../../src/wasm/module.js';
 import { webSocketRoute } from '../websocket/app.js';
 
-const stats = { calls: 0, errors: [] as string[], aborted: 0, bodyBytes: 0, bigCalls: 0 };
+const stats = { calls: 0, errors: [] as string[], aborted: 0, bodyBytes: 0, bigCalls: 0, lateAborted: [] as boolean[] };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function countBytes(body: ReadableStream<Uint8Array>): Promise<number> {
@@ -113,6 +113,11 @@ async function handle(request: Request, info: { remoteAddress: string }): Promis
       // A slow handler that does not watch its signal.
       await sleep(Number(q.get('ms') ?? 3000));
       return text('late');
+    case '/late-abort-check':
+      // Reads the signal only after its client may have left (a long job checking now and then).
+      await sleep(Number(q.get('ms') ?? 150));
+      stats.lateAborted.push(request.signal.aborted);
+      return text('checked');
     case '/wait-abort':
       return new Promise((resolve) => {
         request.signal.addEventListener('abort', () => {

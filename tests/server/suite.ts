@@ -50,6 +50,7 @@ export async function stats(url: string) {
     aborted: number;
     bodyBytes: number;
     bigCalls: number;
+    lateAborted: boolean[];
   };
 }
 
@@ -358,6 +359,14 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       await raw(server.port, [get(server.port, '/wait-abort')], { wait: 100 });
       await new Promise((r) => setTimeout(r, 200));
       expect((await stats(server.url)).aborted).toBe(aborted + 1);
+    });
+
+    it('shows a signal first read after the client left as aborted', async () => {
+      const before = (await stats(server.url)).lateAborted.length;
+      // The client sends its request and leaves at once; the handler reads its signal later.
+      await raw(server.port, [get(server.port, '/late-abort-check?ms=150')], { wait: 20 });
+      await new Promise((r) => setTimeout(r, 400));
+      expect((await stats(server.url)).lateAborted.slice(before)).toEqual([true]);
     });
 
     it('serves the node:http client', async () => {
