@@ -10,8 +10,11 @@ import { hasTrailers } from './trailers.js';
 export type PreparedBody =
   /** A status without content (RFC 9110 §6.4.1): no body and no length field. */
   | { kind: 'omitted' }
-  /** No body bytes; the head declares `length` (0, or under HEAD the length GET would have). */
-  | { kind: 'empty'; length: number }
+  /**
+   * No body bytes; the head declares `length`: 0, or under HEAD the length GET would have, or
+   * nothing (null) under HEAD when that length is not known.
+   */
+  | { kind: 'empty'; length: number | null }
   | { kind: 'text'; text: string }
   | { kind: 'bytes'; bytes: Uint8Array }
   /** A stream read for writing; `known` is its length when given (a Blob), else -1. */
@@ -48,7 +51,10 @@ export function prepareResponse(response: Response, headRequest: boolean): Prepa
     if (source.kind === 'stream') discardStream(source.stream);
     body = OMITTED;
   } else if (source.kind === 'none') {
-    body = { kind: 'empty', length: headRequest ? (declaredLength(headers) ?? 0) : 0 };
+    // RFC 9110 §8.6: a HEAD response's Content-Length MUST be the length GET would send. The
+    // handler's own says so; a body-less response does not (hono answers HEAD with the GET
+    // response's fields and no body), so then none is sent: 0 would be a wrong length.
+    body = { kind: 'empty', length: headRequest ? declaredLength(headers) : 0 };
   } else if (source.kind === 'stream') {
     body = { kind: 'stream', body: new ResponseBody(source.stream), known: source.length };
   } else {

@@ -52,7 +52,7 @@ export function writeResponse(target: WriteTarget, response: Response, options: 
       transport.write(writeResponseHead(headInit(prepared, 'none', options.keepAlive)));
       return undefined;
     case 'empty':
-      transport.write(writeResponseHead(headInit(prepared, body.length, options.keepAlive)));
+      transport.write(writeResponseHead(headInit(prepared, body.length ?? 'none', options.keepAlive)));
       return undefined;
     case 'text': {
       const text = body.text;

@@ -130,6 +130,16 @@ export function http2Suite(name: string, launch: Launcher): void {
       expect(res.body.length).toBe(0);
     });
 
+    it('sends no content-length for HEAD when the length GET would send is not known (RFC 9110 §8.6)', async () => {
+      const res = await withSession(server.url, (s) => request(s, { ':method': 'HEAD', ':path': '/hono/users/7' }));
+      expect([res.status, res.headers['content-type'], res.headers['content-length'], res.body.length]).toEqual([
+        200,
+        'application/json',
+        undefined,
+        0,
+      ]);
+    });
+
     it('carries trailers both ways', async () => {
       const res = await withSession(server.url, (s) =>
         request(s, { ':method': 'POST', ':path': '/trailers' }, 'abcdef', { 'x-client': 'from-client' }),

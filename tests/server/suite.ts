@@ -410,6 +410,17 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       expect(text).toMatch(/Hello World!$/);
     });
 
+    it('sends no Content-Length for HEAD when the length GET would send is not known (RFC 9110 §8.6)', async () => {
+      // hono answers HEAD by running the GET route and re-making its response without the body:
+      // nothing says how long GET's body is, and a Content-Length: 0 would be a wrong length.
+      const { text } = await raw(server.port, [get(server.port, '/hono/users/7').replace('GET', 'HEAD') + get(server.port, '/hello')], {
+        responses: 2,
+      });
+      expect(statuses(text)).toEqual([200, 200]);
+      expect(text.split('\r\n\r\n')[0]).not.toMatch(/content-length/i);
+      expect(text).toMatch(/Hello World!$/);
+    });
+
     it("keeps a handler's Content-Length as written when it is the true length", async () => {
       const { text } = await raw(server.port, [get(server.port, '/padded-length', 'Connection: close\r\n')]);
       expect(text).toMatch(/content-length: 00011\r\n/i);
