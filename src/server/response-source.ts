@@ -3,7 +3,7 @@
 // Response is read through its `body` stream: the runtimes keep the source a body was made from
 // in private fields, and reading those broke once (a byte body went out empty after a clone of
 // the response had been read), so the server never does.
-import { fieldList } from '../fields.js';
+import { fieldList, type HeaderList } from '../fields.js';
 import { lightPartsOf } from './light-response.js';
 
 /** A response body as directly as the public API gives it. */
@@ -42,8 +42,34 @@ export function responseParts(response: Response): ResponseParts {
   }
   if (response.bodyUsed) throw new TypeError('the response body was already read');
   const stream = response.body;
-  const source: BodySource = stream ? { kind: 'stream', stream, length: -1 } : NO_BODY;
-  return { status: response.status, reason: response.statusText || undefined, headers: fieldList(response.headers), source };
+  if (!stream)
+    return { status: response.status, reason: response.statusText || undefined, headers: fieldList(response.headers), source: NO_BODY };
+  const headers = isDecodedByFetch(response) ? withoutCodingFields(fieldList(response.headers)) : fieldList(response.headers);
+  return { status: response.status, reason: response.statusText || undefined, headers, source: { kind: 'stream', stream, length: -1 } };
+}
+
+/** Content codings the fetch() of every runtime served here decodes (Node's undici, Deno). */
+const FETCH_DECODED = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+
+/**
+ * A response fetch() made (type 'basic' or 'cors'; `new Response()` gives 'default') whose
+ * Content-Encoding fetch decoded: its body is the decoded bytes, but the upstream's
+ * Content-Encoding and Content-Length stay, describing the encoded ones (undici and Deno alike).
+ * Sent as they are, a handler's `return fetch(upstream)` told the client gzip and the compressed
+ * length over plain bytes. fetch decodes only when it knows every coding listed.
+ */
+function isDecodedByFetch(response: Response): boolean {
+  if (response.type !== 'basic' && response.type !== 'cors') return false;
+  const coding = response.headers.get('content-encoding');
+  return coding !== null && coding.split(',').every((name) => FETCH_DECODED.has(name.trim().toLowerCase()));
+}
+
+/** The fields without Content-Encoding and Content-Length (as Deno.serve sends such a response). */
+function withoutCodingFields(fields: HeaderList): HeaderList {
+  return fields.filter(([name]) => {
+    const lower = name.toLowerCase();
+    return lower !== 'content-encoding' && lower !== 'content-length';
+  });
 }
 
 /** A Content-Length field the handler set, if it is a plain number (RFC 9110 §8.6: 1*DIGIT). */

@@ -18,6 +18,8 @@ async function countBytes(body: ReadableStream<Uint8Array>): Promise<number> {
   return total;
 }
 const text = (body: string, status = 200) => new Response(body, { status });
+const GZIPPED_TEXT = 'hello from a gzip upstream; '.repeat(40);
+const gzip = (value: string) => new Response(new Blob([value]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer();
 /** The size of the Deno adapter's pooled write buffers: a chunk of it once passed for one. */
 const KEPT_CHUNK_BYTES = 16 * 1024;
 const keptChunks: Uint8Array[] = [];
@@ -208,6 +210,12 @@ async function handle(request: Request, info: { remoteAddress: string }): Promis
       const replaced = await new Request(request, { body: 'replaced' }).text();
       return Response.json({ method: remade.method, url: remade.url, field: remade.headers.get('x-remade'), read, after, again, replaced });
     }
+    case '/gzipped':
+      // An upstream that compresses: gzip bytes, with their own length.
+      return new Response(await gzip(GZIPPED_TEXT), { headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' } });
+    case '/proxied-gzip':
+      // `return fetch(upstream)` as it is: fetch decoded the body but kept both coding fields.
+      return fetch(new URL('/gzipped', request.url));
     case '/cloned-bytes': {
       // etag() reads a clone; the original must still carry its bytes.
       const original = new Response(new TextEncoder().encode('hello bytes'));

@@ -421,6 +421,21 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       expect(text).toMatch(/Hello World!$/);
     });
 
+    it('sends a fetched response as the bytes fetch gave: without the Content-Encoding it decoded, nor its length', async () => {
+      // A handler proxying with `return fetch(upstream)` to an upstream that sends gzip.
+      const port = server.port;
+      const { text } = await raw(port, [`GET /proxied-gzip HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n` + get(port, '/hello')], {
+        responses: 2,
+      });
+      const [head, ...rest] = text.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 200 /);
+      expect(head).not.toMatch(/content-encoding/i);
+      expect(head).toMatch(/content-length: 1120$|transfer-encoding: chunked$/im);
+      expect(rest.join('\r\n\r\n')).toContain('hello from a gzip upstream; hello from a gzip upstream; ');
+      expect(statuses(text)).toEqual([200, 200]);
+      expect(text).toMatch(/Hello World!$/);
+    });
+
     it("keeps a handler's Content-Length as written when it is the true length", async () => {
       const { text } = await raw(server.port, [get(server.port, '/padded-length', 'Connection: close\r\n')]);
       expect(text).toMatch(/content-length: 00011\r\n/i);
