@@ -42,10 +42,10 @@ export function responseParts(response: Response): ResponseParts {
   }
   if (response.bodyUsed) throw new TypeError('the response body was already read');
   const stream = response.body;
-  if (!stream)
-    return { status: response.status, reason: response.statusText || undefined, headers: fieldList(response.headers), source: NO_BODY };
-  const headers = isDecodedByFetch(response) ? withoutCodingFields(fieldList(response.headers)) : fieldList(response.headers);
-  return { status: response.status, reason: response.statusText || undefined, headers, source: { kind: 'stream', stream, length: -1 } };
+  let headers = fieldList(response.headers);
+  if (stream && isDecodedByFetch(response)) headers = withoutCodingFields(headers);
+  const source: BodySource = stream ? { kind: 'stream', stream, length: -1 } : NO_BODY;
+  return { status: response.status, reason: response.statusText || undefined, headers, source };
 }
 
 /** Content codings the fetch() of every runtime served here decodes (Node's undici, Deno). */
