@@ -12,8 +12,10 @@ class ServerRequestClass extends NativeRequest {
   }
 
   // Requests the runtime makes (and those made before the global was replaced) are Requests too.
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return Function.prototype[Symbol.hasInstance].call(NativeRequest, value);
+  // A subclass (`class MyRequest extends Request`) inherits this method and keeps the ordinary
+  // check: its own instances only.
+  static override [Symbol.hasInstance](this: unknown, value: unknown): boolean {
+    return Function.prototype[Symbol.hasInstance].call(this === ServerRequestClass ? NativeRequest : this, value);
   }
 }
 

@@ -171,9 +171,10 @@ class LightResponseImpl {
   }
 
   // Native responses are instances too, so `instanceof Response` keeps working for responses
-  // made before the global was replaced, or by fetch().
-  static [Symbol.hasInstance](value: unknown): boolean {
-    return Function.prototype[Symbol.hasInstance].call(NativeResponse, value);
+  // made before the global was replaced, or by fetch(). A subclass (`class MyResponse extends
+  // Response`) inherits this method and keeps the ordinary check: its own instances only.
+  static [Symbol.hasInstance](this: unknown, value: unknown): boolean {
+    return Function.prototype[Symbol.hasInstance].call(this === LightResponseImpl ? NativeResponse : this, value);
   }
 
   get status(): number {

@@ -200,6 +200,9 @@ describe('LightResponse, the cases of @hono/node-server', () => {
     class NextResponse extends LightResponse {}
     expect(new NextResponse('x')).toBeInstanceOf(Response);
     expect(new NextResponse('x')).toBeInstanceOf(LightResponse);
+    // A subclass's instanceof answers for its own instances only (not for every Response).
+    expect([new LightResponse('x') instanceof NextResponse, new RuntimeResponse('x') instanceof NextResponse]).toEqual([false, false]);
+    expect(new RuntimeResponse('x')).toBeInstanceOf(LightResponse);
   });
 
   it('keeps the fields it was made with when the response it copied them from changes', () => {
