@@ -267,6 +267,8 @@ class LightResponseImpl {
 
   /** The body, once: a second read rejects as the Fetch standard says. */
   #consume(): Promise<string | Uint8Array<ArrayBuffer> | Blob> {
+    // A null body is never used (Fetch: bodyUsed needs a body): it reads as empty, again and again.
+    if (this.#body === null) return Promise.resolve(new Uint8Array(0));
     if (this.bodyUsed) return Promise.reject(new TypeError('the response body was already read'));
     this.#used = true;
     if (this.#stream) this.#stream.taken = true;

@@ -224,6 +224,12 @@ function portedFromNodeServer(app) {
     res.headers.append('Set-Cookie', 'session=abc; Path=/; HttpOnly');
     return res;
   });
+  // Middleware that reads the response it got (a logger), here a redirect's null body.
+  app.use('/mw/read/*', async (c, next) => {
+    await next();
+    await c.res.text();
+  });
+  app.get('/mw/read/redirect', (c) => c.redirect('/json'));
   app.use('/mw/child/*', async (c, next) => {
     await next();
     c.res = new Response('', c.res);

@@ -105,6 +105,7 @@ const cases: Case[] = [
   { name: 'hono’s stream helper with a type set', path: '/res/json-stream' },
   { name: 'a Set-Cookie appended after construction, then re-wrapped', method: 'POST', path: '/mw/appended/cookie' },
   { name: 'a response re-made from another’s init', path: '/mw/child/json' },
+  { name: 'a redirect whose null body middleware read', path: '/mw/read/redirect' },
   { name: 'poweredBy and a field set after the handler', path: '/mw/powered/hello' },
   { name: 'basicAuth without credentials', path: '/auth/a' },
   {

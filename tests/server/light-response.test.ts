@@ -151,6 +151,14 @@ describe('LightResponse', () => {
     expect(Object.prototype.toString.call(light)).toBe('[object Response]');
   });
 
+  it('reads a null body as empty any number of times, and stays unused and clonable, as Response does', async () => {
+    for (const make of [() => new LightResponse(null, { status: 302, headers: { location: '/x' } }), () => new LightResponse(null)]) {
+      const light = make();
+      expect([await light.text(), await light.text(), light.bodyUsed, light.clone().status]).toEqual(['', '', false, light.status]);
+      expect(lightPartsOf(light)?.body).toBeNull();
+    }
+  });
+
   it('copies a byte body, as the Fetch standard does', async () => {
     const bytes = new Uint8Array([1, 2]);
     const light = new LightResponse(bytes);
