@@ -4,8 +4,7 @@
 import zlib from 'node:zlib';
 import { zlibDeflateCodec } from '../websocket/deflate.js';
 import { checkServeOptions, ServerBase, type Server, type ServeOptions } from './options.js';
-import { installServerRequest } from './global-request.js';
-import { installLightResponse } from './light-response.js';
+import { installGlobalObjects } from './global-request.js';
 import { ServerCore } from './server-core.js';
 import { Slab } from '../bytes.js';
 import { writeLatin1 } from '../latin1.js';
@@ -280,9 +279,6 @@ class DenoServer extends ServerBase {
 /** Serves `options.fetch` (and `options.routes`) over HTTP/1.1, and HTTP/2 with `http2: true`, on Deno. */
 export function serve(options: ServeOptions): Server {
   checkServeOptions(options);
-  if (options.overrideGlobalObjects !== false) {
-    installLightResponse();
-    installServerRequest();
-  }
+  if (options.overrideGlobalObjects !== false) installGlobalObjects();
   return new DenoServer(options);
 }

@@ -7,8 +7,7 @@ import zlib from 'node:zlib';
 import { zlibDeflateCodec } from '../websocket/deflate.js';
 import { OptionRangeError } from '../errors.js';
 import { checkServeOptions, ServerBase, type Server, type ServeOptions } from './options.js';
-import { installServerRequest } from './global-request.js';
-import { installLightResponse } from './light-response.js';
+import { installGlobalObjects } from './global-request.js';
 import { ServerCore } from './server-core.js';
 import { headTimeout, type SocketTransport, type TransportEvents } from './connection.js';
 
@@ -280,10 +279,7 @@ export function serve(options: NodeServeOptions): Server {
   const workers = options.workers ?? 1;
   if (!Number.isInteger(workers) || workers < 1)
     throw new OptionRangeError('workers', `workers must be a positive integer, got ${String(workers)}`);
-  if (options.overrideGlobalObjects !== false) {
-    installLightResponse();
-    installServerRequest();
-  }
+  if (options.overrideGlobalObjects !== false) installGlobalObjects();
   if (workers > 1 && cluster.isPrimary) return new ClusterServer(options);
   const server = new NodeServer(options);
   if (cluster.isWorker) {
