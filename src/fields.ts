@@ -20,6 +20,31 @@ export function fieldList(headers: Headers | HeaderList): HeaderList {
   return list;
 }
 
+const COOKIE = 'cookie';
+
+/**
+ * `list` with its Cookie fields made one, joined by "; " (RFC 9113 §8.2.3; RFC 6265 §5.4 gives a
+ * cookie-string no other separator): a Headers object would join them with ", ", which cookie
+ * parsers read as part of a value (Deno's does; undici's joins cookies itself). The same list when
+ * there are fewer than two.
+ */
+export function joinCookieFields(list: HeaderList): HeaderList {
+  let first = -1;
+  let joined: string | null = null;
+  for (let i = 0; i < list.length; i++) {
+    const name = list[i][0];
+    if (name.length !== COOKIE.length || name.toLowerCase() !== COOKIE) continue;
+    if (first < 0) first = i;
+    else joined = `${joined ?? list[first][1]}; ${list[i][1]}`;
+  }
+  if (joined === null) return list;
+  const out: HeaderList = [];
+  for (let i = 0; i < list.length; i++) {
+    if (i === first) out.push([list[i][0], joined]);
+    else if (list[i][0].length !== COOKIE.length || list[i][0].toLowerCase() !== COOKIE) out.push(list[i]);
+  }
+  return out;
+}
 /** A field name (RFC 9110 §5.1: a token). */
 export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Anything but HTAB, SP, VCHAR and obs-text (RFC 9110 §5.5): CR, LF and NUL among them. */

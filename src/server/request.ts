@@ -2,7 +2,7 @@
 // parsing, header validation, a body stream), and most handlers read only the method, the URL
 // and a header or two. So this object answers those from the parsed head and makes the real
 // `Request` only when something else is asked of it. It passes `instanceof Request`.
-import type { HeaderList } from '../fields.js';
+import { joinCookieFields, type HeaderList } from '../fields.js';
 import { delegateToNative } from './native-delegate.js';
 import type { Exchange } from './exchange.js';
 import type { RequestBody } from './request-body.js';
@@ -147,7 +147,7 @@ export class IncomingRequest {
   }
 
   get headers(): Headers {
-    return (this.#headers ??= new Headers(this.#head.headers));
+    return (this.#headers ??= new Headers(joinCookieFields(this.#head.headers)));
   }
 
   get signal(): AbortSignal {

@@ -98,6 +98,9 @@ export function http2Suite(name: string, launch: Launcher): void {
       const headers = JSON.parse(res.body.toString()) as Record<string, string>;
       expect(headers['x-test']).toBe('yes');
       expect(headers.cookie).toBe('a=1');
+      // RFC 9113 §8.2.3: cookie crumbs (node's client sends a list as separate fields) reach the handler as one cookie-string.
+      const crumbs = await withSession(server.url, (s) => request(s, { ':path': '/headers', cookie: ['a=1', 'b=2', 'c=3'] }));
+      expect((JSON.parse(crumbs.body.toString()) as Record<string, string>).cookie).toBe('a=1; b=2; c=3');
       const path = await withSession(server.url, (s) => request(s, get('/path?q=%20')));
       expect(path.body.toString()).toBe('GET /path?q=%20');
     });

@@ -86,6 +86,16 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       expect(headers.cookie).toBe('c=1');
     });
 
+    it('joins Cookie fields sent on separate lines with "; ", as a cookie parser reads them', async () => {
+      // A Headers object joins repeated fields with ", " (Deno's does; undici's joins cookies on its
+      // own): a cookie parser would then read "1, b=2" as a's value. Other fields keep ", ".
+      const { text } = await raw(server.port, [
+        'GET /headers HTTP/1.1\r\nHost: a\r\nCookie: a=1\r\nX-Twice: 1\r\ncookie: b=2\r\nX-Twice: 2\r\nCOOKIE: c=3\r\nConnection: close\r\n\r\n',
+      ]);
+      const headers = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as Record<string, string>;
+      expect([headers.cookie, headers['x-twice']]).toEqual(['a=1; b=2; c=3', '1, 2']);
+    });
+
     it('runs a hono app unchanged: params, query, JSON in and out', async () => {
       const res = await fetch(`${server.url}/hono/users/42?q=z`);
       expect(await res.json()).toEqual({ id: '42', q: 'z' });
