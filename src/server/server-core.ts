@@ -144,9 +144,9 @@ export class ServerCore implements ConnectionHost {
     } catch (error) {
       return this.failed(error, request);
     }
-    if (result instanceof Response) return result;
+    if (isSendable(result)) return result;
     return Promise.resolve(result).then(
-      (response) => (response instanceof Response ? response : this.failed(notAResponse(response), request)),
+      (response) => (isSendable(response) ? response : this.failed(notAResponse(response), request)),
       (error: unknown) => this.failed(error, request),
     );
   }
@@ -174,9 +174,9 @@ export class ServerCore implements ConnectionHost {
     if (!onError) return this.internalError(error);
     try {
       const result = onError(error, request);
-      if (result instanceof Response) return result;
+      if (isSendable(result)) return result;
       return Promise.resolve(result).then(
-        (response) => (response instanceof Response ? response : this.internalError(notAResponse(response))),
+        (response) => (isSendable(response) ? response : this.internalError(notAResponse(response))),
         (second: unknown) => this.internalError(second),
       );
     } catch (second) {
@@ -224,6 +224,16 @@ function routeOf(router: Router<RouteHandler>, method: string, path: string): Ma
   }
 }
 
+/**
+ * A Response the server can send. `Response.error()` is one only in name: a network error, status
+ * 0 (every other Response has 200-599), with nothing HTTP can carry.
+ */
+function isSendable(value: unknown): value is Response {
+  return value instanceof Response && value.status !== 0;
+}
+
 function notAResponse(value: unknown): TypeError {
+  if (value instanceof Response)
+    return new TypeError('the handler returned Response.error(), a network error: there is no HTTP response to send');
   return new TypeError(`the handler returned ${value === null ? 'null' : typeof value}, not a Response`);
 }

@@ -134,6 +134,8 @@ async function handle(request: Request, info: { remoteAddress: string }): Promis
       throw new Error('handler rejected');
     case '/not-a-response':
       return 'oops' as unknown as Response;
+    case '/error-response':
+      return Response.error();
     case '/trap':
       // Exhausts wasm memory on purpose: the instance traps and is re-created.
       wasmCore().reserve(0xffff_ffff);

@@ -346,12 +346,15 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
     it('answers a throwing or rejecting handler with 500 and keeps serving', async () => {
       const { text, closed } = await raw(
         server.port,
-        [get(server.port, '/throw') + get(server.port, '/reject') + get(server.port, '/not-a-response') + get(server.port, '/hello')],
-        { responses: 4 },
+        [['/throw', '/reject', '/not-a-response', '/error-response', '/hello'].map((path) => get(server.port, path)).join('')],
+        { responses: 5 },
       );
-      expect(statuses(text)).toEqual([500, 500, 500, 200]);
+      expect(statuses(text)).toEqual([500, 500, 500, 500, 200]);
       expect(closed).toBe(false);
-      expect((await stats(server.url)).errors).toEqual(expect.arrayContaining(['handler threw', 'handler rejected']));
+      // Response.error() (status 0, a network error) reaches onError as the handler's mistake.
+      expect((await stats(server.url)).errors).toEqual(
+        expect.arrayContaining(['handler threw', 'handler rejected', expect.stringMatching(/Response\.error\(\)/)]),
+      );
     });
 
     it('a wasm trap in one request costs that request, not the others', async () => {
