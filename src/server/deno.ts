@@ -3,7 +3,7 @@
 // like a Node socket) and a read loop that stops while the core asks for a pause.
 import zlib from 'node:zlib';
 import { zlibDeflateCodec } from '../websocket/deflate.js';
-import { checkServeOptions, ServerBase, type Server, type ServeOptions } from './options.js';
+import { checkListener, checkServeOptions, ServerBase, type ListeningInfo, type Server, type ServeOptions } from './options.js';
 import { installGlobalObjects } from './global-request.js';
 import { ServerCore } from './server-core.js';
 import { Slab } from '../bytes.js';
@@ -11,7 +11,7 @@ import { writeLatin1 } from '../latin1.js';
 import { HIGH_WATER_MARK, headTimeout, type SocketTransport, type TransportEvents } from './connection.js';
 
 export type { ConnectionInfo } from './connection.js';
-export type { FetchHandler, RouteHandler, ServeOptions, Server } from './options.js';
+export type { FetchHandler, ListeningInfo, RouteHandler, ServeOptions, Server } from './options.js';
 export type { Http2Options } from '../http2/options.js';
 export { requestTrailers, withTrailers } from './trailers.js';
 export { LightResponse, RuntimeResponse } from './light-response.js';
@@ -277,8 +277,11 @@ class DenoServer extends ServerBase {
 }
 
 /** Serves `options.fetch` (and `options.routes`) over HTTP/1.1, and HTTP/2 with `http2: true`, on Deno. */
-export function serve(options: ServeOptions): Server {
+export function serve(options: ServeOptions, onListening?: (info: ListeningInfo) => void): Server {
   checkServeOptions(options);
+  checkListener(onListening);
   if (options.overrideGlobalObjects !== false) installGlobalObjects();
-  return new DenoServer(options);
+  const server = new DenoServer(options);
+  if (onListening) server.whenListening(onListening);
+  return server;
 }

@@ -6,13 +6,13 @@ import tls from 'node:tls';
 import zlib from 'node:zlib';
 import { zlibDeflateCodec } from '../websocket/deflate.js';
 import { OptionRangeError } from '../errors.js';
-import { checkServeOptions, ServerBase, type Server, type ServeOptions } from './options.js';
+import { checkListener, checkServeOptions, ServerBase, type ListeningInfo, type Server, type ServeOptions } from './options.js';
 import { installGlobalObjects } from './global-request.js';
 import { ServerCore } from './server-core.js';
 import { headTimeout, type SocketTransport, type TransportEvents } from './connection.js';
 
 export type { ConnectionInfo } from './connection.js';
-export type { FetchHandler, RouteHandler, ServeOptions, Server } from './options.js';
+export type { FetchHandler, ListeningInfo, RouteHandler, ServeOptions, Server } from './options.js';
 export type { Http2Options } from '../http2/options.js';
 export { requestTrailers, withTrailers } from './trailers.js';
 export { LightResponse, RuntimeResponse } from './light-response.js';
@@ -273,15 +273,25 @@ class ClusterServer extends ServerBase {
   }
 }
 
-/** Serves `options.fetch` (and `options.routes`) over HTTP/1.1, and HTTP/2 with `http2: true`, on Node. */
-export function serve(options: NodeServeOptions): Server {
+/**
+ * Serves `options.fetch` (and `options.routes`) over HTTP/1.1, and HTTP/2 with `http2: true`, on Node.
+ * `onListening` is called once listening, as @hono/node-server's second argument is (with
+ * `workers`, in the primary only).
+ */
+export function serve(options: NodeServeOptions, onListening?: (info: ListeningInfo) => void): Server {
   checkServeOptions(options, NODE_OPTIONS);
   const workers = options.workers ?? 1;
   if (!Number.isInteger(workers) || workers < 1)
     throw new OptionRangeError('workers', `workers must be a positive integer, got ${String(workers)}`);
+  checkListener(onListening);
   if (options.overrideGlobalObjects !== false) installGlobalObjects();
-  if (workers > 1 && cluster.isPrimary) return new ClusterServer(options);
+  if (workers > 1 && cluster.isPrimary) {
+    const primary = new ClusterServer(options);
+    if (onListening) primary.whenListening(onListening);
+    return primary;
+  }
   const server = new NodeServer(options);
+  if (onListening && workers === 1) server.whenListening(onListening);
   if (cluster.isWorker) {
     // The primary asks for a graceful close; the worker exits once its connections are done.
     process.on('message', (message) => {

@@ -232,6 +232,15 @@ export function checkServeOptions(options: unknown, adapterOptions: readonly str
   resolveServeOptions(o as ServeOptions); // the limits and timeouts
 }
 
+/** Checks serve()'s second argument, the callback called once listening. */
+export function checkListener(onListening: unknown): void {
+  if (onListening !== undefined && typeof onListening !== 'function')
+    throw new InvalidOptionError(
+      'onListening',
+      `serve()'s second argument is called once listening: a function, got ${describe(onListening)}`,
+    );
+}
+
 /** Fills in the defaults of `options` (checked by checkServeOptions). */
 export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions {
   const parser: ParserOptions = {
@@ -252,6 +261,16 @@ export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions
     gracefulTimeout: duration('gracefulTimeout', options.gracefulTimeout, 10_000),
     logError: options.logError ?? consoleError,
   };
+}
+
+/**
+ * Where a server listens, in the shape of Node's `server.address()`: what serve()'s listening
+ * callback gets, as @hono/node-server's `serve(options, (info) => ...)` does.
+ */
+export interface ListeningInfo {
+  address: string;
+  family: 'IPv4' | 'IPv6';
+  port: number;
 }
 
 /** A running server, as `serve()` returns it on every runtime. */
@@ -293,6 +312,18 @@ export abstract class ServerBase implements Server {
 
   close(): Promise<void> {
     return (this.closing ??= this.ready.catch(() => undefined).then(() => this.stop()));
+  }
+
+  /**
+   * Calls `listener` once listening. Not when listening fails: `ready` rejects for that, and stays
+   * the one unhandled rejection if nothing handles it. A listener that throws is uncaught, as in a
+   * 'listening' event.
+   */
+  whenListening(listener: (info: ListeningInfo) => void): void {
+    void this.ready.then(
+      () => listener({ address: this.hostname, family: this.hostname.includes(':') ? 'IPv6' : 'IPv4', port: this.port }),
+      () => undefined,
+    );
   }
 
   /** Call at the end of the constructor (once `ready` is set): `options.signal` closes the server. */

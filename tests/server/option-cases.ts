@@ -5,6 +5,8 @@ export interface OptionCase {
   what: string;
   /** Evaluated in the runtime under test (a function cannot cross into the Deno child as JSON). */
   options: () => unknown;
+  /** serve()'s second argument, the listening callback, when the case gives one. */
+  listener?: () => unknown;
   error: 'TypeError' | 'RangeError';
   code: 'ERR_INVALID_OPTION' | 'ERR_OPTION_OUT_OF_RANGE';
   option: string;
@@ -91,6 +93,14 @@ export const optionCases: OptionCase[] = [
     error: 'TypeError',
     code: 'ERR_INVALID_OPTION',
     option: 'tls',
+  },
+  {
+    what: 'a listening callback that is not a function',
+    options: () => ({ fetch: ok }),
+    listener: () => 'ready',
+    error: 'TypeError',
+    code: 'ERR_INVALID_OPTION',
+    option: 'onListening',
   },
   {
     what: 'onError not a function',

@@ -3,26 +3,32 @@
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { serve } from '../../src/server/node.js';
+import { serve, type ListeningInfo } from '../../src/server/node.js';
 import { describeError, optionCases } from './option-cases.js';
 
 const denoCli = createRequire(import.meta.url).resolve('deno/bin.cjs');
 
 describe('serve() options', () => {
-  const deno = (): { what: string; error: string; code: string; option: string; message: string }[] => {
+  interface DenoResults {
+    cases: { what: string; error: string; code: string; option: string; message: string }[];
+    listening: { calls: ListeningInfo[]; port: number };
+  }
+  let denoResults: DenoResults | undefined;
+  const deno = (): DenoResults => {
+    if (denoResults) return denoResults;
     const script = new URL('./deno-options.ts', import.meta.url).pathname;
     const out = execFileSync(
       process.execPath,
       [denoCli, 'run', '--quiet', '--allow-net', '--allow-read', '--allow-env', '--no-lock', '--sloppy-imports', script],
       { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
     );
-    return JSON.parse(out) as ReturnType<typeof deno>;
+    return (denoResults = JSON.parse(out) as DenoResults);
   };
 
   it.each(optionCases.map((c) => [c.what, c] as const))('node: %s', (_, c) => {
     let thrown: unknown;
     try {
-      serve(c.options() as Parameters<typeof serve>[0]);
+      serve(c.options() as Parameters<typeof serve>[0], c.listener?.() as Parameters<typeof serve>[1]);
     } catch (error) {
       thrown = error;
     }
@@ -30,11 +36,39 @@ describe('serve() options', () => {
   });
 
   it('deno: the same error for every case', () => {
-    const results = deno();
+    const results = deno().cases;
     for (const c of optionCases) {
       const seen = results.find((r) => r.what === c.what)!;
       expect(seen).toMatchObject({ what: c.what, error: c.error, code: c.code, option: c.option });
     }
+  });
+
+  it("calls the second argument once listening, with the address, as @hono/node-server's serve() does", async () => {
+    // create-hono's Node template: serve({ fetch: app.fetch, port }, (info) => console.log(info.port)).
+    const calls: ListeningInfo[] = [];
+    const server = serve({ fetch: () => new Response('ok') }, (info) => calls.push(info));
+    expect(calls).toEqual([]);
+    await server.ready;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    try {
+      expect(calls).toEqual([{ address: '127.0.0.1', family: 'IPv4', port: server.port }]);
+      expect(server.port).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+    const denoSide = deno().listening;
+    expect(denoSide.calls).toEqual([{ address: '127.0.0.1', family: 'IPv4', port: denoSide.port }]);
+  });
+
+  it('does not call it when listening fails: ready rejects', async () => {
+    const taken = serve({ fetch: () => new Response('ok') });
+    await taken.ready;
+    const calls: ListeningInfo[] = [];
+    const second = serve({ fetch: () => new Response('ok'), port: taken.port }, (info) => calls.push(info));
+    await expect(second.ready).rejects.toThrow(/EADDRINUSE/);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(calls).toEqual([]);
+    await taken.close();
   });
 
   it('says what to do: the option, the value, and the name meant for a typo', () => {
