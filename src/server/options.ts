@@ -180,10 +180,20 @@ export function checkServeOptions(options: unknown, adapterOptions: readonly str
   if (options === null || typeof options !== 'object')
     throw new InvalidOptionError('options', `serve() takes an options object, got ${describe(options)}`);
   const o = options as Record<string, unknown>;
+  // serve(app), which @hono/node-server takes: an app's own fields are not options (a hono app's
+  // `onError` registers a handler, its `router` is not one), and its port would be a free one.
+  const prototype = Object.getPrototypeOf(o) as unknown;
+  if (typeof o.fetch === 'function' && prototype !== Object.prototype && prototype !== null)
+    throw new InvalidOptionError('options', `serve() takes options, not an app: serve({ fetch: app.fetch, port: 3000 })`);
   for (const name of Object.keys(o)) {
     if (SERVE_OPTIONS.has(name) || adapterOptions.includes(name)) continue;
     const hint = closest(name, [...SERVE_OPTIONS, ...adapterOptions]);
-    throw new InvalidOptionError(name, `serve() has no option "${name}"${hint ? ` (did you mean "${hint}"?)` : ''}`);
+    const help = hint
+      ? ` (did you mean "${hint}"?)`
+      : typeof o.fetch === 'function'
+        ? ' (an app spread into the options? pass { fetch: app.fetch })'
+        : '';
+    throw new InvalidOptionError(name, `serve() has no option "${name}"${help}`);
   }
   const fn = (name: string) => {
     if (o[name] !== undefined && typeof o[name] !== 'function')
@@ -282,8 +292,12 @@ export interface Server {
   readonly url: string;
   /** Resolves when listening; rejects if listening failed (e.g. the port is taken). */
   readonly ready: Promise<void>;
-  /** Stops accepting, closes idle connections, lets in-flight requests finish (see `gracefulTimeout`). */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, closes idle connections, lets in-flight requests finish (see `gracefulTimeout`).
+   * `callback` is called once closed, as node:http's `server.close(callback)` (which
+   * @hono/node-server returns) calls it: with no error (closing twice is not one here).
+   */
+  close(callback?: (error?: Error) => void): Promise<void>;
 }
 
 /** What the adapters' servers share: where they listen, and a `close()` that runs once, after `ready`. */
@@ -310,8 +324,16 @@ export abstract class ServerBase implements Server {
     return `${this.options.tls ? 'https' : 'http'}://${host}:${this.port}`;
   }
 
-  close(): Promise<void> {
-    return (this.closing ??= this.ready.catch(() => undefined).then(() => this.stop()));
+  close(callback?: (error?: Error) => void): Promise<void> {
+    const closing = (this.closing ??= this.ready.catch(() => undefined).then(() => this.stop()));
+    if (typeof callback === 'function') {
+      // Called outside the promise chain, so that what it throws is uncaught, as from a close event.
+      void closing.then(
+        () => queueMicrotask(() => callback()),
+        (error: unknown) => queueMicrotask(() => callback(error as Error)),
+      );
+    }
+    return closing;
   }
 
   /**

@@ -95,6 +95,25 @@ export const optionCases: OptionCase[] = [
     option: 'tls',
   },
   {
+    // As @hono/node-server's serve(app) is called: an object with a fetch method, not options.
+    what: 'an app in place of the options',
+    options: () =>
+      new (class App {
+        onError = () => undefined;
+        fetch = () => new Response('app');
+      })(),
+    error: 'TypeError',
+    code: 'ERR_INVALID_OPTION',
+    option: 'options',
+  },
+  {
+    what: 'an app spread into the options',
+    options: () => ({ get: () => undefined, routes: [], fetch: ok, port: 3000 }),
+    error: 'TypeError',
+    code: 'ERR_INVALID_OPTION',
+    option: 'get',
+  },
+  {
     what: 'a listening callback that is not a function',
     options: () => ({ fetch: ok }),
     listener: () => 'ready',

@@ -2,6 +2,7 @@
 // Node and on Deno (the table is option-cases.ts).
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { serve, type ListeningInfo } from '../../src/server/node.js';
 import { describeError, optionCases } from './option-cases.js';
@@ -60,6 +61,21 @@ describe('serve() options', () => {
     expect(denoSide.calls).toEqual([{ address: '127.0.0.1', family: 'IPv4', port: denoSide.port }]);
   });
 
+  it("calls close()'s callback once closed, as node:http's server.close(callback) (create-hono's SIGTERM handler)", async () => {
+    const server = serve({ fetch: () => new Response('ok') });
+    await server.ready;
+    const calls: unknown[][] = [];
+    const closed = server.close((...args: unknown[]) => calls.push(args));
+    expect(calls).toEqual([]);
+    await closed;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(calls).toEqual([[]]);
+    // A second close (a second signal) is called back too, not refused.
+    await server.close((...args: unknown[]) => calls.push(args));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(calls).toEqual([[], []]);
+  });
+
   it('does not call it when listening fails: ready rejects', async () => {
     const taken = serve({ fetch: () => new Response('ok') });
     await taken.ready;
@@ -77,5 +93,9 @@ describe('serve() options', () => {
     );
     expect(() => serve({ fetch: () => new Response(), port: 'abc' as never })).toThrow('port must be a number, got "abc"');
     expect(() => serve({ fetch: () => new Response(), workers: 0 })).toThrow(RangeError);
+    expect(() => serve(new Hono() as never)).toThrow('serve() takes options, not an app: serve({ fetch: app.fetch, port: 3000 })');
+    expect(() => serve({ ...new Hono(), port: 3000 } as never)).toThrow(
+      /has no option "\w+" \(an app spread into the options\? pass \{ fetch: app\.fetch \}\)/,
+    );
   });
 });
