@@ -149,6 +149,17 @@ const SERVE_OPTIONS = new Set<string>([
   'gracefulTimeout',
 ]);
 
+/** Options of the servers people switch from (@hono/node-server, Deno.serve), and what to pass here instead. */
+const PEER_OPTIONS: Readonly<Record<string, string>> = {
+  createServer: 'for HTTPS pass tls: { cert, key }; for HTTP/2, http2: true',
+  serverOptions: 'for HTTPS pass tls: { cert, key }; for HTTP/2, http2: true',
+  autoCleanupIncoming: 'the server itself drains or closes on a request body left unread',
+  onListen: "pass the callback as serve()'s second argument",
+  handler: 'pass it as fetch',
+  cert: 'pass tls: { cert, key }',
+  key: 'pass tls: { cert, key }',
+};
+
 /** The known name closest to `name` (a typo such as `prot`), if one is close. */
 function closest(name: string, known: Iterable<string>): string | undefined {
   let best: string | undefined;
@@ -188,11 +199,13 @@ export function checkServeOptions(options: unknown, adapterOptions: readonly str
   for (const name of Object.keys(o)) {
     if (SERVE_OPTIONS.has(name) || adapterOptions.includes(name)) continue;
     const hint = closest(name, [...SERVE_OPTIONS, ...adapterOptions]);
-    const help = hint
-      ? ` (did you mean "${hint}"?)`
-      : typeof o.fetch === 'function'
-        ? ' (an app spread into the options? pass { fetch: app.fetch })'
-        : '';
+    const help = Object.hasOwn(PEER_OPTIONS, name)
+      ? ` (${PEER_OPTIONS[name]})`
+      : hint
+        ? ` (did you mean "${hint}"?)`
+        : typeof o.fetch === 'function'
+          ? ' (an app spread into the options? pass { fetch: app.fetch })'
+          : '';
     throw new InvalidOptionError(name, `serve() has no option "${name}"${help}`);
   }
   const fn = (name: string) => {

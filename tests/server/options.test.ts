@@ -93,6 +93,11 @@ describe('serve() options', () => {
     );
     expect(() => serve({ fetch: () => new Response(), port: 'abc' as never })).toThrow('port must be a number, got "abc"');
     expect(() => serve({ fetch: () => new Response(), workers: 0 })).toThrow(RangeError);
+    // Options of @hono/node-server and Deno.serve say what to pass instead.
+    expect(() => serve({ fetch: () => new Response(), createServer: () => undefined } as never)).toThrow(
+      'serve() has no option "createServer" (for HTTPS pass tls: { cert, key }; for HTTP/2, http2: true)',
+    );
+    expect(() => serve({ fetch: () => new Response(), onListen: () => undefined } as never)).toThrow(/second argument/);
     expect(() => serve(new Hono() as never)).toThrow('serve() takes options, not an app: serve({ fetch: app.fetch, port: 3000 })');
     expect(() => serve({ ...new Hono(), port: 3000 } as never)).toThrow(
       /has no option "\w+" \(an app spread into the options\? pass \{ fetch: app\.fetch \}\)/,
