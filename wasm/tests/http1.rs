@@ -193,6 +193,23 @@ fn chunked_rejections() {
             String::from_utf8_lossy(input)
         );
     }
+    // Leading zeros are allowed, up to 16 digits in all (a 64-bit size written out); past that
+    // the size line is refused, in any split, as an endless run of zeros would never end.
+    let padded = b"000000000000000a;x=y\r\n0123456789\r\n0000000000000000\r\n\r\n";
+    for step in 1..padded.len() {
+        assert_eq!(decode_all(padded, step).unwrap().0, b"0123456789");
+    }
+    let too_many = format!("{}a\r\n0123456789\r\n0\r\n\r\n", "0".repeat(16));
+    let endless_zero = format!("{}\r\n\r\n", "0".repeat(17));
+    for input in [too_many, endless_zero] {
+        for step in [1, 7, input.len()] {
+            assert_eq!(
+                decode_all(input.as_bytes(), step).err(),
+                Some(ParseError::InvalidChunkSize),
+                "{input} in steps of {step}"
+            );
+        }
+    }
     let long = format!("1;{}\r\nA\r\n0\r\n\r\n", "a".repeat(64));
     assert_eq!(
         decode_all(long.as_bytes(), 3).err(),

@@ -56,6 +56,11 @@ pub struct ChunkedLimits {
 }
 
 const MAX_SIZE: u64 = (1 << 53) - 1;
+/// The most hex digits a chunk size may have, leading zeros included. The grammar allows any
+/// number of zeros (`1*HEXDIG`), but they count against no limit: without a bound a client could
+/// send zeros forever, a body that never grows and never ends (Go bounds the whole chunk line at
+/// 4 KiB). 16 digits is a 64-bit size written out in full; 2^53 needs 14.
+const MAX_SIZE_DIGITS: u32 = 16;
 
 fn hex(b: u8) -> Option<u64> {
     (b as char).to_digit(16).map(u64::from)
@@ -120,6 +125,7 @@ pub fn decode(
         phase = match (phase, b) {
             (SIZE_START, _) => {
                 size = hex(b).ok_or(ParseError::InvalidChunkSize)?;
+                ext = 1; // digits of the size, until an extension starts
                 SIZE
             }
             (SIZE, b'\r') => SIZE_LF,
@@ -140,7 +146,8 @@ pub fn decode(
             (SIZE_BWS, _) => return Err(ParseError::InvalidChunkSize),
             (SIZE, _) => {
                 size = size * 16 + hex(b).ok_or(ParseError::InvalidChunkSize)?;
-                if size > MAX_SIZE {
+                ext += 1;
+                if size > MAX_SIZE || ext > MAX_SIZE_DIGITS {
                     return Err(ParseError::InvalidChunkSize);
                 }
                 SIZE
