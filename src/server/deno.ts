@@ -9,6 +9,8 @@ import { ServerCore } from './server-core.js';
 import { Slab } from '../bytes.js';
 import { writeLatin1 } from '../latin1.js';
 import { HIGH_WATER_MARK, headTimeout, type SocketTransport, type TransportEvents } from './connection.js';
+import { requestExchangeOf } from './request.js';
+import { upgradeWebSocket, type WebSocketOptions } from './websocket/upgrade.js';
 
 export type { ConnectionInfo } from './connection.js';
 export type { FetchHandler, ListeningInfo, RouteHandler, ServeOptions, Server } from './options.js';
@@ -38,9 +40,31 @@ interface DenoListener extends AsyncIterable<DenoConn> {
   readonly addr: DenoAddr;
   close(): void;
 }
+type UpgradeWebSocket = (request: Request, options?: WebSocketOptions) => { socket: unknown; response: Response };
 interface DenoNamespace {
   listen(options: { port: number; hostname: string }): DenoListener;
   listenTls(options: { port: number; hostname: string; cert: string; key: string; alpnProtocols: string[] }): DenoListener;
+  upgradeWebSocket: UpgradeWebSocket;
+}
+
+const denoNamespace = (): DenoNamespace => (globalThis as unknown as { Deno: DenoNamespace }).Deno;
+
+/** Marks the Deno.upgradeWebSocket installed here, so that a second serve() does not wrap it again. */
+const UPGRADES_SERVER_REQUESTS = Symbol.for('wirespeed.upgradesServerRequests');
+
+/**
+ * Makes `Deno.upgradeWebSocket` upgrade this server's requests too (installed with the global
+ * objects): a Deno app moving from Deno.serve keeps calling it, itself or through hono/deno's
+ * `upgradeWebSocket` helper, and Deno's own refuses a request it did not make. Its options
+ * (`protocol`, `idleTimeout` in seconds) mean the same here. Other requests go to Deno's.
+ */
+function installDenoUpgrade(): void {
+  const deno = denoNamespace();
+  const native = deno.upgradeWebSocket as UpgradeWebSocket & { [UPGRADES_SERVER_REQUESTS]?: true };
+  if (typeof native !== 'function' || native[UPGRADES_SERVER_REQUESTS]) return;
+  const upgrade = (request: Request, options?: WebSocketOptions) =>
+    requestExchangeOf(request) ? upgradeWebSocket(request, options) : native.call(deno, request, options);
+  deno.upgradeWebSocket = Object.assign(upgrade, { [UPGRADES_SERVER_REQUESTS]: true as const });
 }
 
 /**
@@ -232,7 +256,7 @@ class DenoServer extends ServerBase {
   }
 
   private listen(): void {
-    const deno = (globalThis as unknown as { Deno: DenoNamespace }).Deno;
+    const deno = denoNamespace();
     const o = this.options;
     const at = { port: o.port ?? 0, hostname: o.hostname ?? '127.0.0.1' };
     const alpnProtocols = o.http2 ? ['h2', 'http/1.1'] : ['http/1.1'];
@@ -280,7 +304,10 @@ class DenoServer extends ServerBase {
 export function serve(options: ServeOptions, onListening?: (info: ListeningInfo) => void): Server {
   checkServeOptions(options);
   checkListener(onListening);
-  if (options.overrideGlobalObjects !== false) installGlobalObjects();
+  if (options.overrideGlobalObjects !== false) {
+    installGlobalObjects();
+    installDenoUpgrade();
+  }
   const server = new DenoServer(options);
   if (onListening) server.whenListening(onListening);
   return server;

@@ -25,6 +25,34 @@ hono.get(
   })),
 );
 
+/**
+ * On Deno, what an app moving from Deno.serve already calls: Deno.upgradeWebSocket itself, and
+ * hono/deno's helper (which calls it). hono/deno reads the Deno namespace when loaded, so only
+ * there.
+ */
+type DenoUpgrade = (request: Request, options?: { protocol?: string }) => { socket: WebSocket; response: Response };
+const deno = (globalThis as { Deno?: { upgradeWebSocket: DenoUpgrade } }).Deno;
+const honoOnDeno = deno ? await denoHonoApp() : null;
+
+async function denoHonoApp(): Promise<Hono> {
+  const { upgradeWebSocket: denoHelper } = await import('hono/deno');
+  return new Hono().get(
+    '/ws/deno/hono',
+    denoHelper(() => ({
+      onMessage(event, ws) {
+        ws.send(`hono/deno: ${String(event.data)} (${ws.protocol ?? ''})`);
+      },
+    })),
+  );
+}
+
+function denoNativeRoute(request: Request): Response {
+  if (!deno) return new Response('Deno only', { status: 404 });
+  const { socket, response } = deno.upgradeWebSocket(request, { protocol: request.headers.get('sec-websocket-protocol') ?? undefined });
+  socket.onmessage = (event) => socket.send(`Deno.upgradeWebSocket: ${String(event.data)}`);
+  return response;
+}
+
 export async function webSocketRoute(request: Request, url: URL): Promise<Response> {
   const q = url.searchParams;
   const id = q.get('id') ?? '';
@@ -75,5 +103,7 @@ export async function webSocketRoute(request: Request, url: URL): Promise<Respon
       return new Response('plain');
   }
   if (url.pathname.startsWith('/ws/hono/')) return hono.fetch(request);
+  if (url.pathname === '/ws/deno/native') return denoNativeRoute(request);
+  if (url.pathname === '/ws/deno/hono' && honoOnDeno) return honoOnDeno.fetch(request);
   return new Response('not found', { status: 404 });
 }
