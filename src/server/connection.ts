@@ -17,6 +17,24 @@ export interface ConnectionInfo {
   readonly remotePort: number;
   /** True on TLS. */
   readonly encrypted: boolean;
+  /**
+   * On Deno, what Deno.serve's handler info has: the peer's `Deno.NetAddr`, so handlers written
+   * for Deno.serve (`info.remoteAddr.hostname`) and hono/deno's `getConnInfo` keep working.
+   */
+  readonly remoteAddr?: RuntimeAddress;
+}
+
+/** A runtime's own address object (Deno's NetAddr: `{ transport: 'tcp', hostname, port }`). */
+export interface RuntimeAddress {
+  readonly transport: string;
+  readonly hostname: string;
+  readonly port: number;
+}
+
+/** The info a handler gets with each request of `transport`'s connection (made once per connection). */
+export function connectionInfo(transport: Transport): ConnectionInfo {
+  const { remoteAddress, remotePort, encrypted, remoteAddr } = transport;
+  return Object.freeze(remoteAddr ? { remoteAddress, remotePort, encrypted, remoteAddr } : { remoteAddress, remotePort, encrypted });
 }
 
 /** A connection's bytes, as an adapter gives them (a Node socket, a Deno conn, an HTTP/2 stream). */
@@ -43,6 +61,8 @@ export interface Transport {
   readonly remoteAddress: string;
   readonly remotePort: number;
   readonly encrypted: boolean;
+  /** The runtime's own address object, where its own server hands one to handlers (Deno). */
+  readonly remoteAddr?: RuntimeAddress;
   /** The protocol TLS ALPN chose ('h2', 'http/1.1'), or null (cleartext, or no ALPN). */
   readonly alpnProtocol: string | null;
   /**

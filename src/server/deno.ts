@@ -23,6 +23,7 @@ export { WebSocketHandshakeError } from '../websocket/handshake.js';
 
 // The slice of the Deno namespace this adapter uses (the project compiles with Node's types).
 interface DenoAddr {
+  transport: string;
   hostname: string;
   port: number;
 }
@@ -112,6 +113,8 @@ function releaseWrite(buffer: Uint8Array): void {
 class ConnTransport implements SocketTransport {
   readonly remoteAddress: string;
   readonly remotePort: number;
+  /** Deno.serve gives handlers this object as `info.remoteAddr`: so does this server. */
+  readonly remoteAddr: DenoAddr;
   alpnProtocol: string | null = null;
   events: TransportEvents | null = null;
   /** Strings are latin1, one byte per char: their length is their size. */
@@ -129,6 +132,7 @@ class ConnTransport implements SocketTransport {
     private readonly conn: DenoConn,
     readonly encrypted: boolean,
   ) {
+    this.remoteAddr = conn.remoteAddr;
     this.remoteAddress = conn.remoteAddr.hostname;
     this.remotePort = conn.remoteAddr.port;
     conn.setNoDelay?.(true);

@@ -3,6 +3,7 @@
 // work whether the server runs in the test process or in a Deno child process.
 import { Hono } from 'hono';
 import { LightResponse } from '../../src/server/light-response.js';
+import type { ConnectionInfo } from '../../src/server/connection.js';
 import type { ServeOptions } from '../../src/server/options.js';
 import { requestTrailers, withTrailers } from '../../src/server/trailers.js';
 import { wasmCore } from '../../src/wasm/module.js';
@@ -28,7 +29,15 @@ const hono = new Hono().basePath('/hono');
 hono.get('/users/:id', (c) => c.json({ id: c.req.param('id'), q: c.req.query('q') ?? null }));
 hono.post('/json', async (c) => c.json({ got: await c.req.json<unknown>() }, 201));
 
-async function handle(request: Request, info: { remoteAddress: string }): Promise<Response> {
+/** On Deno, handler code written for Deno.serve: hono/deno's getConnInfo reads `c.env.remoteAddr` (hono/deno loads only there). */
+const denoConnInfo = 'Deno' in globalThis ? await denoConnInfoApp() : null;
+
+async function denoConnInfoApp(): Promise<Hono> {
+  const { getConnInfo } = await import('hono/deno');
+  return new Hono().get('/deno/conninfo', (c) => c.json(getConnInfo(c)));
+}
+
+async function handle(request: Request, info: ConnectionInfo): Promise<Response> {
   stats.calls++;
   const url = new URL(request.url);
   const q = url.searchParams;
@@ -59,6 +68,10 @@ async function handle(request: Request, info: { remoteAddress: string }): Promis
       return Response.json(Object.fromEntries(request.headers));
     case '/info':
       return Response.json({ remoteAddress: info.remoteAddress, url: request.url, instance: request instanceof Request });
+    case '/deno/remote-addr':
+      return Response.json(info.remoteAddr ?? null);
+    case '/deno/conninfo':
+      return denoConnInfo ? denoConnInfo.fetch(request, info) : text('Deno only', 404);
     case '/stream': {
       const parts = Number(q.get('parts') ?? 3);
       let i = 0;

@@ -1,5 +1,18 @@
 // The server suite on Deno (npm package `deno`): the same tests, the server in a Deno process.
+import { describe, expect, it } from 'vitest';
 import { launchDeno } from './launchers.js';
-import { serverSuite } from './suite.js';
+import { serverSuite, useServer } from './suite.js';
 
 serverSuite('deno', launchDeno);
+
+describe('deno: handler info as Deno.serve gives it', () => {
+  const server = useServer(launchDeno);
+
+  it('has remoteAddr, so code written for Deno.serve and hono/deno’s getConnInfo keep working', async () => {
+    const remoteAddr = (await (await fetch(`${server.url}/deno/remote-addr`)).json()) as { port: number };
+    expect(remoteAddr).toEqual({ transport: 'tcp', hostname: '127.0.0.1', port: expect.any(Number) });
+    expect(remoteAddr.port).toBeGreaterThan(0);
+    const info = (await (await fetch(`${server.url}/deno/conninfo`)).json()) as { remote: { port: number } };
+    expect(info).toEqual({ remote: { address: '127.0.0.1', port: expect.any(Number), transport: 'tcp' } });
+  });
+});

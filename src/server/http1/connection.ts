@@ -17,7 +17,14 @@ import { IncomingRequest, asRequest, isValidAbsoluteTarget, isValidHost } from '
 import { discardResponse } from '../prepare-response.js';
 import { writeResponse, type WriteTarget } from '../response-writer.js';
 import { PLAIN_FIELDS, plainResponse, plainText } from '../plain-response.js';
-import { headTimeout, type ConnectionHost, type ConnectionInfo, type ServerConnection, type SocketTransport } from '../connection.js';
+import {
+  connectionInfo,
+  headTimeout,
+  type ConnectionHost,
+  type ConnectionInfo,
+  type ServerConnection,
+  type SocketTransport,
+} from '../connection.js';
 import { WebSocketConnection } from '../websocket/connection.js';
 import { abandonUpgrade, acceptsUpgrade, upgradeFields, type PendingUpgrade } from '../websocket/upgrade.js';
 
@@ -129,11 +136,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     private readonly host: ConnectionHost,
   ) {
     this.parser = new ServerRequestParser(this, host.options.parser);
-    this.info = Object.freeze({
-      remoteAddress: transport.remoteAddress,
-      remotePort: transport.remotePort,
-      encrypted: transport.encrypted,
-    });
+    this.info = connectionInfo(transport);
     this.scheme = transport.encrypted ? 'https' : 'http';
     this.requestStart = now();
     this.deadline = this.requestStart + headTimeout(this.host.options);

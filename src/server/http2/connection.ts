@@ -15,7 +15,7 @@ import type { Setting } from '../../http2/frame/settings.js';
 import type { ResolvedHttp2Options } from '../../http2/options.js';
 import { RateLimit } from '../../http2/rate-limit.js';
 import { DEFAULT_HEADER_TABLE_SIZE } from '../../http2/settings.js';
-import type { ConnectionHost, ConnectionInfo, ServerConnection, Transport } from '../connection.js';
+import { connectionInfo, type ConnectionHost, type ConnectionInfo, type ServerConnection, type Transport } from '../connection.js';
 import { plainResponse } from '../plain-response.js';
 import { Deadlines } from './deadlines.js';
 import { FrameWriter } from './frame-writer.js';
@@ -111,7 +111,7 @@ export class Http2Connection implements ServerConnection, RecvHost {
       host.options,
       options,
     );
-    this.info = Object.freeze({ remoteAddress: transport.remoteAddress, remotePort: transport.remotePort, encrypted: transport.encrypted });
+    this.info = connectionInfo(transport);
 
     // The server preface (§3.4): our SETTINGS, then the connection window beyond the RFC's 64 KiB.
     this.settings.sendOurs(this.deadlines.createdAt);
