@@ -28,11 +28,12 @@ const BAD_NAME = /[^\x21-\x40\x5b-\x7e]/;
 /** §8.2.1: no NUL, CR or LF, and no leading or trailing space or tab. */
 const BAD_VALUE = /[\0\r\n]|^[ \t]|[ \t]$/;
 /**
- * §8.3.1: :path holds the path and query of a URI (RFC 3986 §2): visible ASCII, and no backslash,
- * which a URL parser reads as '/' in http(s) (`/x\..\admin` would reach the app as `/admin`).
- * The HTTP/1.1 parser refuses the same targets.
+ * §8.3.1: :path holds the path and query of a URI (RFC 3986 §2): visible ASCII, with no backslash,
+ * which a URL parser reads as '/' in http(s) (`/x\..\admin` would reach the app as `/admin`), and
+ * no '#', as no fragment is sent (a URL parser would cut it off: `/admin/delete#x` would reach the
+ * app as `/admin/delete`). The HTTP/1.1 parser refuses the same targets.
  */
-const URI_PATH = /^[\x21-\x5b\x5d-\x7e]+$/;
+const URI_PATH = /^[\x21\x22\x24-\x5b\x5d-\x7e]+$/;
 
 function malformed(streamId: number, why: string): StreamError {
   return new StreamError(streamId, 'PROTOCOL_ERROR', `malformed request: ${why}`);

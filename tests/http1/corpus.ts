@@ -43,6 +43,11 @@ export function generate(random: () => number, count: number): Case[] {
     let target = '/' + text(PATH_CHARS, 0, 30);
     if (random() < 0.3) target += '?' + text(PATH_CHARS + '?', 1, 20);
     if (random() < 0.1) target = `%${int(16).toString(16)}${int(16).toString(16)}` + target;
+    // What a URL parser reinterprets: a backslash (read as '/') and a fragment (cut off).
+    if (random() < 0.05) {
+      const at = 1 + int(target.length);
+      target = target.slice(0, at) + pick(['#', '\\']) + target.slice(at);
+    }
     const version = random() < 0.1 ? '1.0' : '1.1';
     const fields: string[] = [];
     for (let n = int(20); n > 0; n--) {

@@ -472,6 +472,10 @@ describe('strict rejections', () => {
     // A URL parser would read `\` as `/` (path confusion): refused.
     ['GET /x\\..\\admin HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
     ['GET http://a/x\\y HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
+    // RFC 9112 §3.2: no fragment in a target (a URL parser would cut it off).
+    ['GET /admin/delete#x HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
+    ['GET /search?q=#tag HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
+    ['GET http://a/b#c HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
     ['GET /a b HTTP/1.1\r\n\r\n', 'ERR_INVALID_VERSION'],
     ['GET %2F/a HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
     ['GET * HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],

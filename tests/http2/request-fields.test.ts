@@ -87,6 +87,8 @@ describe('request fields (§8.3)', () => {
     // What the HTTP/1.1 parser refuses in a target: a backslash (a URL parser reads it as '/'),
     // a space, non-ASCII.
     ['a backslash in :path', [...base.slice(0, 3), [':path', '/x\\..\\admin']]],
+    ['a fragment in :path', [...base.slice(0, 3), [':path', '/admin/delete#x']]],
+    ['a fragment after a query in :path', [...base.slice(0, 3), [':path', '/search?q=#tag']]],
     ['a space in :path', [...base.slice(0, 3), [':path', '/a b']]],
     ['non-ASCII in :path', [...base.slice(0, 3), [':path', '/caf\u00e9']]],
     ['an unknown pseudo-header', [...base, [':protocol', 'x']]],

@@ -77,6 +77,11 @@ fn strict_rejections() {
             ParseError::InvalidTarget,
         ),
         (
+            b"GET /admin/delete#x HTTP/1.1\r\n\r\n",
+            ParseError::InvalidTarget,
+        ),
+        (b"GET /q?a=#b HTTP/1.1\r\n\r\n", ParseError::InvalidTarget),
+        (
             b"GET / HTTP/1.1\r\nContent-Length: +5\r\n\r\n",
             ParseError::InvalidContentLength,
         ),

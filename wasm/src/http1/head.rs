@@ -220,8 +220,13 @@ fn parse_request<'b>(
     let target = target.as_bytes();
     // RFC 3986 §2: a backslash is no URI character. A WHATWG URL parser reads it as '/' in an
     // http(s) URL, so `/x\..\admin` would reach the app as `/admin` past a proxy that saw no dot
-    // segment in it: refused (as @hono/node-server does), not normalised.
-    if !target.is_ascii() || target.contains(&b'\\') || !valid_target_form(method, target) {
+    // segment in it: refused (as @hono/node-server does), not normalised. RFC 9112 §3.2: a target
+    // has no fragment, and a URL parser would cut one off, so `/admin/delete#x` would reach the
+    // app as `/admin/delete` past a proxy rule that matched the whole path: refused too.
+    if !target.is_ascii()
+        || target.iter().any(|&b| b == b'\\' || b == b'#')
+        || !valid_target_form(method, target)
+    {
         return Err(ParseError::InvalidTarget);
     }
     if target.len() > opts.max_target_bytes {
