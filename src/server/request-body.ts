@@ -28,6 +28,8 @@ export class RequestBody {
   private failure: Error | null = null;
   /** The consumer cancelled (or the handler answered without reading): drop what comes. */
   private discarding = false;
+  /** What a read gets once the body was dropped unread behind its response (`dropUnlessRead`). */
+  private dropped: Error | null = null;
   private continueSent: boolean;
   private trailerList: HeaderList = [];
   private trailerWaiter: { promise: Promise<HeaderList>; resolve(list: HeaderList): void; reject(error: Error): void } | null = null;
@@ -61,6 +63,7 @@ export class RequestBody {
    */
   collect(): Promise<Uint8Array> {
     if (this.used) return Promise.reject(new TypeError('the request body was already read'));
+    if (this.dropped) return Promise.reject(this.dropped);
     // The stream was asked for (`if (request.body)`) but not read: read it, as a Request would.
     if (this.stream) return readAll(this.stream);
     return new Promise((resolve, reject) => {
@@ -84,9 +87,8 @@ export class RequestBody {
 
   readable(): ReadableStream<Uint8Array> {
     if (this.stream) return this.stream;
-    if (this.collector) {
-      return (this.stream = new ReadableStream({ start: (c) => c.error(new TypeError('the request body was already read')) }));
-    }
+    const refusal = this.collector ? new TypeError('the request body was already read') : this.dropped;
+    if (refusal) return (this.stream = new ReadableStream({ start: (c) => c.error(refusal) }));
     this.stream = new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
@@ -166,6 +168,20 @@ export class RequestBody {
     if (this.discarding) return;
     if (this.collector) this.collector.reject(error);
     else this.controller?.error(error);
+  }
+
+  /**
+   * The response went out before the body ended. A body the handler is reading goes on to it, as
+   * it arrives (false: the connection waits for its end). One nobody reads is dropped (true), and a
+   * read that starts later fails, saying why: it used to wait forever.
+   */
+  dropUnlessRead(): boolean {
+    if (this.used) return false;
+    this.dropped ??= new TypeError(
+      'the request body was dropped: the response was sent before it was read (read it before returning the response)',
+    );
+    this.discard();
+    return true;
   }
 
   /** Nobody will read the rest: drop it, and let the socket flow again. */

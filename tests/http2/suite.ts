@@ -1,6 +1,7 @@
 // `serve({ http2: true })` checked with real HTTP/2 peers: Node's http2 client, curl, h2load,
 // h2spec, and a bare frame client for the attacks. One suite, run against each adapter.
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import http2 from 'node:http2';
 import net from 'node:net';
@@ -103,6 +104,32 @@ export function http2Suite(name: string, launch: Launcher): void {
       expect((JSON.parse(crumbs.body.toString()) as Record<string, string>).cookie).toBe('a=1; b=2; c=3');
       const path = await withSession(server.url, (s) => request(s, get('/path?q=%20')));
       expect(path.body.toString()).toBe('GET /path?q=%20');
+    });
+
+    it('answered before the request ended: a handler still reading gets the rest; a read begun after the response fails, saying why', async () => {
+      // Both reads used to wait forever: the rest of the body was dropped behind END_STREAM.
+      const id = `h2-${Date.now()}`;
+      const answeredFirst = (path: string, rest: string) =>
+        withSession(server.url, async (session) => {
+          const stream = session.request({ ':method': 'POST', ':path': `${path}?id=${id}-${path.length}` });
+          stream.write('x'.repeat(1000));
+          const [headers] = (await once(stream, 'response')) as [http2.IncomingHttpHeaders];
+          stream.end(rest);
+          stream.resume();
+          await once(stream, 'close');
+          return headers[':status'];
+        });
+      expect(await answeredFirst('/answer-then-read', 'y'.repeat(99_000))).toBe(202);
+      expect(await answeredFirst('/answer-then-start-reading', 'late')).toBe(202);
+      let seen: Record<string, string> = {};
+      for (let i = 0; i < 50 && Object.keys(seen).filter((k) => k.startsWith(id)).length < 2; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        seen = (await stats(server.url)).lateReads;
+      }
+      expect([seen[`${id}-${'/answer-then-read'.length}`], seen[`${id}-${'/answer-then-start-reading'.length}`]]).toEqual([
+        'read 100000',
+        expect.stringMatching(/^failed: the request body was dropped: the response was sent before it was read/),
+      ]);
     });
 
     it('echoes a 5 MiB body through both flow-control windows', async () => {

@@ -9,7 +9,21 @@ import { requestTrailers, withTrailers } from '../../src/server/trailers.js';
 import { wasmCore } from '../../src/wasm/module.js';
 import { webSocketRoute } from '../websocket/app.js';
 
-const stats = { calls: 0, errors: [] as string[], aborted: 0, bodyBytes: 0, bigCalls: 0, lateAborted: [] as boolean[] };
+const stats = {
+  calls: 0,
+  errors: [] as string[],
+  aborted: 0,
+  bodyBytes: 0,
+  bigCalls: 0,
+  lateAborted: [] as boolean[],
+  /** What reads of a body answered before it ended gave, by their `id`: its length, or the error. */
+  lateReads: {} as Record<string, string>,
+};
+const recordRead = (id: string, read: Promise<string>) =>
+  void read.then(
+    (body) => (stats.lateReads[id] = `read ${body.length}`),
+    (error: Error) => (stats.lateReads[id] = `failed: ${error.message}`),
+  );
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function countBytes(body: ReadableStream<Uint8Array>): Promise<number> {
@@ -128,6 +142,14 @@ async function handle(request: Request, info: ConnectionInfo): Promise<Response>
       // A slow handler that does not watch its signal.
       await sleep(Number(q.get('ms') ?? 3000));
       return text('late');
+    case '/answer-then-read':
+      // A webhook's way: start reading, answer 202 at once, finish reading after.
+      recordRead(q.get('id') ?? '', request.text());
+      return new Response(null, { status: 202 });
+    case '/answer-then-start-reading':
+      // Starts reading only after the response went out: the body was not kept for it.
+      setTimeout(() => recordRead(q.get('id') ?? '', request.text()), 50);
+      return new Response(null, { status: 202 });
     case '/late-abort-check':
       // Reads the signal only after its client may have left (a long job checking now and then).
       await sleep(Number(q.get('ms') ?? 150));

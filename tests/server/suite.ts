@@ -51,6 +51,7 @@ export async function stats(url: string) {
     bodyBytes: number;
     bigCalls: number;
     lateAborted: boolean[];
+    lateReads: Record<string, string>;
   };
 }
 
@@ -279,6 +280,54 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       expect(statuses(chunked.text)).toEqual([200]);
       expect(chunked.text).toMatch(/connection: close/i);
       expect(chunked.closed).toBe(true);
+    });
+
+    it('answered before its body ended: a handler still reading gets all of it; a read begun after the response fails, saying why', async () => {
+      // Both reads used to wait forever: the rest of the body was dropped behind the response.
+      const id = `${name.replace(/\W+/g, '-')}-${Date.now()}`;
+      const reads = async (count: number) => {
+        for (let i = 0; i < 50 && Object.keys((await stats(server.url)).lateReads).filter((k) => k.startsWith(id)).length < count; i++)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        return (await stats(server.url)).lateReads;
+      };
+      // Keep-alive, 100 KB in two writes: 202 before the rest, the handler reads it all, the next request is served.
+      const kept = await raw(
+        server.port,
+        [
+          `POST /answer-then-read?id=${id}-kept HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\n${'x'.repeat(1000)}`,
+          'y'.repeat(99_000) + get(server.port, '/hello'),
+        ],
+        { gap: 200, responses: 2 },
+      );
+      expect(statuses(kept.text)).toEqual([202, 200]);
+      // Connection: close and a chunked body: read to its end, then the connection closes.
+      const closing = await raw(
+        server.port,
+        [
+          `POST /answer-then-read?id=${id}-close HTTP/1.1\r\nHost: a\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n`,
+          '6\r\n world\r\n0\r\n\r\n',
+        ],
+        { gap: 200, wait: 3000 },
+      );
+      expect(statuses(closing.text)).toEqual([202]);
+      expect(closing.closed).toBe(true);
+      // A read begun 50 ms after the response, of a body that came after it: refused, not left
+      // waiting. (A body that was all there with the head is kept: it was received whole.)
+      await raw(server.port, [`POST /answer-then-start-reading?id=${id}-late HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\n`, 'hello'], {
+        gap: 100,
+        wait: 300,
+      });
+      // A client that leaves mid-body: the read fails with it.
+      await raw(server.port, [`POST /answer-then-read?id=${id}-gone HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\n0123456789`], {
+        wait: 200,
+      });
+      const seen = await reads(4);
+      expect([seen[`${id}-kept`], seen[`${id}-close`], seen[`${id}-late`], seen[`${id}-gone`]]).toEqual([
+        'read 100000',
+        'read 11',
+        expect.stringMatching(/^failed: the request body was dropped: the response was sent before it was read/),
+        'failed: the connection closed before the request body ended',
+      ]);
     });
 
     it('answers HEAD with the GET headers and no body', async () => {

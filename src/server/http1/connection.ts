@@ -206,6 +206,8 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     this.deadlineKind = DEADLINE_NONE;
     const exchange = this.exchange;
     if (exchange && !exchange.responseDone) exchange.cancel(new Error('the connection closed before the response was sent'));
+    // A body still being read behind its response (dropUnlessRead) is cut here too.
+    else if (exchange && !exchange.requestComplete) exchange.body?.fail(new Error('the connection closed before the request body ended'));
     if (exchange?.upgrade) abandonUpgrade(exchange.upgrade);
     this.onDrain();
     this.host.connectionClosed(this.transport);
@@ -264,7 +266,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     exchange.requestComplete = true;
     exchange.body?.end();
     if (this.deadlineKind === DEADLINE_BODY) this.setDeadline(DEADLINE_NONE, 0);
-    if (exchange.responseDone) return this.nextRequest();
+    if (exchange.responseDone) return exchange.keepAlive ? this.nextRequest() : this.end();
     // Pipelined requests wait in the parser until this response is out.
     this.parser.pause();
     this.setPaused(PAUSE_PIPELINE, true);
@@ -392,10 +394,11 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     exchange.responseStarted = true;
     if (!exchange.requestComplete && exchange.body) {
       // A client waiting for 100 Continue never sent its body: the connection cannot be reused.
-      // Nor is it worth it behind a large unread body (DRAIN_LIMIT).
+      // Nor is it worth it behind a large unread body (DRAIN_LIMIT); one the handler is reading
+      // comes in anyway.
       const head = exchange.head;
       const unread = head.bodyKind === 'chunked' ? Infinity : head.contentLength - exchange.received;
-      if (exchange.body.awaitingContinue || unread > DRAIN_LIMIT) exchange.keepAlive = false;
+      if (exchange.body.awaitingContinue || (unread > DRAIN_LIMIT && !exchange.body.used)) exchange.keepAlive = false;
     }
     let pending: Promise<void> | undefined;
     const options = {
@@ -427,13 +430,11 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
   private responseDone(exchange: Http1Exchange): void {
     exchange.responseDone = true;
     if (this.closed) return;
-    if (!exchange.keepAlive) {
-      exchange.body?.discard();
-      return this.end();
-    }
+    // Answered before the body ended: a body the handler is reading goes on to it (its end, in
+    // onComplete, then closes or goes on); one nobody reads is dropped as it comes.
+    if (!exchange.requestComplete && exchange.body && !exchange.body.dropUnlessRead()) return;
+    if (!exchange.keepAlive) return this.end();
     if (exchange.requestComplete) return this.nextRequest();
-    // Answered before the body was read: drop the rest of it, then go on.
-    exchange.body?.discard();
   }
 
   /** Answers 101 Switching Protocols (RFC 6455 §4.2.2) and hands the transport to a WebSocket connection. */
