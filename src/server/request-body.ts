@@ -170,16 +170,24 @@ export class RequestBody {
     else this.controller?.error(error);
   }
 
+  /** `collect()` is taking the whole body: a read that always goes on to the end. */
+  get collecting(): boolean {
+    return this.collector !== null;
+  }
+
   /**
-   * The response went out before the body ended. A body the handler is reading goes on to it, as
-   * it arrives (false: the connection waits for its end). One nobody reads is dropped (true), and a
-   * read that starts later fails, saying why: it used to wait forever.
+   * The response went out before the body ended. A body being read whole (`text()`, `json()`,
+   * `arrayBuffer()`) goes on to its reader as it arrives (false: the connection waits for its
+   * end). Any other is dropped (true): a stream reader, who may never read again (node-server's
+   * suite reads one chunk and leaves), would hold the connection, so its stream errors. A read
+   * that starts later fails too, saying why: all of these used to wait forever.
    */
   dropUnlessRead(): boolean {
-    if (this.used) return false;
-    this.dropped ??= new TypeError(
+    if (this.collector) return false;
+    const dropped = (this.dropped ??= new TypeError(
       'the request body was dropped: the response was sent before it was read (read it before returning the response)',
-    );
+    ));
+    if (!this.discarding && !this.ended) this.controller?.error(dropped);
     this.discard();
     return true;
   }

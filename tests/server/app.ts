@@ -146,6 +146,19 @@ async function handle(request: Request, info: ConnectionInfo): Promise<Response>
       // A webhook's way: start reading, answer 202 at once, finish reading after.
       recordRead(q.get('id') ?? '', request.text());
       return new Response(null, { status: 202 });
+    case '/answer-then-stream': {
+      // Reads a first piece through a reader, answers, then reads on: a stream is not kept going
+      // behind its response (its reader may never come back), so the next read fails.
+      const reader = request.body!.getReader();
+      await reader.read();
+      const rest = (async () => {
+        let length = 0;
+        for (let part = await reader.read(); !part.done; part = await reader.read()) length += part.value.length;
+        return 'x'.repeat(length);
+      })();
+      recordRead(q.get('id') ?? '', rest);
+      return new Response(null, { status: 202 });
+    }
     case '/answer-then-start-reading':
       // Starts reading only after the response went out: the body was not kept for it.
       setTimeout(() => recordRead(q.get('id') ?? '', request.text()), 50);

@@ -317,15 +317,22 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
         gap: 100,
         wait: 300,
       });
+      // A reader of the stream that reads on after the response: its next read fails.
+      await raw(server.port, [`POST /answer-then-stream?id=${id}-stream HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n01234`, '56789'], {
+        gap: 100,
+        wait: 300,
+      });
       // A client that leaves mid-body: the read fails with it.
       await raw(server.port, [`POST /answer-then-read?id=${id}-gone HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\n0123456789`], {
         wait: 200,
       });
-      const seen = await reads(4);
-      expect([seen[`${id}-kept`], seen[`${id}-close`], seen[`${id}-late`], seen[`${id}-gone`]]).toEqual([
+      const seen = await reads(5);
+      const dropped = expect.stringMatching(/^failed: the request body was dropped: the response was sent before it was read/);
+      expect([seen[`${id}-kept`], seen[`${id}-close`], seen[`${id}-late`], seen[`${id}-stream`], seen[`${id}-gone`]]).toEqual([
         'read 100000',
         'read 11',
-        expect.stringMatching(/^failed: the request body was dropped: the response was sent before it was read/),
+        dropped,
+        dropped,
         'failed: the connection closed before the request body ended',
       ]);
     });

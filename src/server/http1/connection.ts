@@ -395,10 +395,10 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     if (!exchange.requestComplete && exchange.body) {
       // A client waiting for 100 Continue never sent its body: the connection cannot be reused.
       // Nor is it worth it behind a large unread body (DRAIN_LIMIT); one the handler is reading
-      // comes in anyway.
+      // whole comes in anyway.
       const head = exchange.head;
       const unread = head.bodyKind === 'chunked' ? Infinity : head.contentLength - exchange.received;
-      if (exchange.body.awaitingContinue || (unread > DRAIN_LIMIT && !exchange.body.used)) exchange.keepAlive = false;
+      if (exchange.body.awaitingContinue || (unread > DRAIN_LIMIT && !exchange.body.collecting)) exchange.keepAlive = false;
     }
     let pending: Promise<void> | undefined;
     const options = {
@@ -430,8 +430,8 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
   private responseDone(exchange: Http1Exchange): void {
     exchange.responseDone = true;
     if (this.closed) return;
-    // Answered before the body ended: a body the handler is reading goes on to it (its end, in
-    // onComplete, then closes or goes on); one nobody reads is dropped as it comes.
+    // Answered before the body ended: a body the handler is reading whole goes on to it (its end,
+    // in onComplete, then closes or goes on); any other is dropped as it comes.
     if (!exchange.requestComplete && exchange.body && !exchange.body.dropUnlessRead()) return;
     if (!exchange.keepAlive) return this.end();
     if (exchange.requestComplete) return this.nextRequest();

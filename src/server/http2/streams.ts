@@ -62,8 +62,8 @@ export class StreamTable {
     if (stream.state.state === 'closed') return this.close(stream);
     // §8.1: a body refused for its size: with the response complete, ask the client to stop sending it.
     if (stream.bodyRefused) return this.refuseRest(stream);
-    // Answered before the request ended (§8.1): the rest of it goes on to a handler that reads
-    // it, or is read and dropped; either way the stream closes when the client ends it.
+    // Answered before the request ended (§8.1): the rest of it goes on to a handler reading it
+    // whole, or is read and dropped; either way the stream closes when the client ends it.
     // (RST_STREAM NO_ERROR would be allowed, but then frames that cross it could no longer be
     // checked against the stream's state, and a handler still reading would lose its body.)
     stream.body?.dropUnlessRead();
