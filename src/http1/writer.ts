@@ -48,7 +48,10 @@ export interface ResponseHeadInit {
    * or a HEAD answered with the GET headers already set by the caller).
    */
   body: number | 'chunked' | 'close' | 'none';
-  /** False adds `Connection: close`. Default true. */
+  /**
+   * False adds `Connection: close`. Default true. In and out: a `Connection` field of the caller's
+   * that lists `close` sets it false, as the server must then close (RFC 9112 §9.6).
+   */
   keepAlive?: boolean;
   /** Default true: a `Date` field unless the headers have one. */
   date?: boolean;
@@ -63,11 +66,16 @@ function isFramingField(name: string): boolean {
   );
 }
 
+/** Whether a Connection field value lists the `close` option (RFC 9112 §9.6), in any case. */
+function listsClose(value: string): boolean {
+  return value.split(',').some((option) => option.trim().toLowerCase() === 'close');
+}
+
 /** The response head as a latin1 string (write it with the 'latin1' encoding). */
 export function writeResponseHead(init: ResponseHeadInit): string {
   let head = statusLine(init.status, init.reason);
   let hasDate = false;
-  let hasConnection = false;
+  let closeListed = false;
   let lengthWritten = false;
   const body = init.body;
   if (init.headers) {
@@ -82,12 +90,13 @@ export function writeResponseHead(init: ResponseHeadInit): string {
         continue;
       }
       if (name.length === 4 && name.toLowerCase() === 'date') hasDate = true;
-      if (name.length === 10 && name.toLowerCase() === 'connection') hasConnection = true;
+      if (name.length === 10 && name.toLowerCase() === 'connection' && listsClose(value)) closeListed = true;
       head += `${name}: ${value}\r\n`;
     }
   }
   if (init.date !== false && !hasDate) head += dateHeaderLine(init.now);
-  if (init.keepAlive === false && !hasConnection) head += 'Connection: close\r\n';
+  if (closeListed) init.keepAlive = false;
+  else if (init.keepAlive === false) head += 'Connection: close\r\n';
   if (typeof body === 'number') {
     if (!lengthWritten) head += `Content-Length: ${body}\r\n`;
   } else if (body === 'chunked') head += 'Transfer-Encoding: chunked\r\n';

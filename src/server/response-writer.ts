@@ -34,8 +34,23 @@ const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
  */
 const SCANNED_TEXT = 1024;
 
-function headInit(prepared: PreparedResponse, body: ResponseHeadInit['body'], keepAlive: boolean): ResponseHeadInit {
-  return { status: prepared.status, reason: prepared.reason, headers: prepared.headers, body, keepAlive, now: now() };
+/**
+ * The response head, framed by `body`. A handler's `Connection: close` makes `options.keepAlive`
+ * false: a server that sends close must close after the response and take no further request
+ * (RFC 9112 §9.6; it went on serving pipelined requests).
+ */
+function responseHead(prepared: PreparedResponse, body: ResponseHeadInit['body'], options: WriteOptions): string {
+  const init: ResponseHeadInit = {
+    status: prepared.status,
+    reason: prepared.reason,
+    headers: prepared.headers,
+    body,
+    keepAlive: options.keepAlive,
+    now: now(),
+  };
+  const head = writeResponseHead(init);
+  options.keepAlive = init.keepAlive !== false;
+  return head;
 }
 
 /**
@@ -49,15 +64,15 @@ export function writeResponse(target: WriteTarget, response: Response, options: 
   const body = prepared.body;
   switch (body.kind) {
     case 'omitted':
-      transport.write(writeResponseHead(headInit(prepared, 'none', options.keepAlive)));
+      transport.write(responseHead(prepared, 'none', options));
       return undefined;
     case 'empty':
-      transport.write(writeResponseHead(headInit(prepared, body.length ?? 'none', options.keepAlive)));
+      transport.write(responseHead(prepared, body.length ?? 'none', options));
       return undefined;
     case 'text': {
       const text = body.text;
       if (text.length <= SCANNED_TEXT && !NON_ASCII.test(text)) {
-        const head = writeResponseHead(headInit(prepared, text.length, options.keepAlive));
+        const head = responseHead(prepared, text.length, options);
         transport.write(prepared.headOnly ? head : head + text);
       } else {
         writeBytes(transport, prepared, encoder.encode(text), options);
@@ -74,7 +89,7 @@ export function writeResponse(target: WriteTarget, response: Response, options: 
 
 function writeBytes(transport: Transport, prepared: PreparedResponse, bytes: Uint8Array, options: WriteOptions): void {
   transport.cork();
-  transport.write(writeResponseHead(headInit(prepared, bytes.length, options.keepAlive)));
+  transport.write(responseHead(prepared, bytes.length, options));
   if (!prepared.headOnly && bytes.length) transport.write(bytes);
   transport.uncork();
 }
@@ -95,7 +110,7 @@ async function writeStream(
   // chunking leaves a client that does not track the method waiting for the close.
   const framing = length !== null ? length : options.chunkedAllowed ? 'chunked' : 'close';
   if (framing === 'close') options.keepAlive = false;
-  const head = writeResponseHead(headInit(prepared, framing, options.keepAlive));
+  const head = responseHead(prepared, framing, options);
   if (prepared.headOnly) {
     transport.write(head);
     return body.cancel();

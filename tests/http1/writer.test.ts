@@ -8,6 +8,7 @@ import {
   statusLine,
   STATUS_REASONS,
   writeResponseHead,
+  type ResponseHeadInit,
 } from '../../src/http1/index.js';
 import { decode, encode, errorCode } from '../helpers.js';
 
@@ -61,6 +62,19 @@ describe('response writer', () => {
       date: false,
     });
     expect(head).toBe('HTTP/1.1 200 OK\r\nX-A: b\r\nConnection: close\r\nContent-Length: 3\r\n\r\n');
+  });
+
+  it('takes a Connection field that lists close as the close (RFC 9112 §9.6): keepAlive comes back false, with no second field', () => {
+    const init: ResponseHeadInit = { status: 200, headers: [['connection', 'Foo, CLOSE']], body: 3, date: false };
+    expect(writeResponseHead(init)).toBe('HTTP/1.1 200 OK\r\nconnection: Foo, CLOSE\r\nContent-Length: 3\r\n\r\n');
+    expect(init.keepAlive).toBe(false);
+    // A Connection field without close leaves persistence as it was; closing anyway adds close.
+    const kept: ResponseHeadInit = { status: 200, headers: [['connection', 'keep-alive']], body: 0, date: false };
+    writeResponseHead(kept);
+    expect(kept.keepAlive).toBeUndefined();
+    expect(writeResponseHead({ status: 200, headers: [['connection', 'keep-alive']], body: 0, keepAlive: false, date: false })).toBe(
+      'HTTP/1.1 200 OK\r\nconnection: keep-alive\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
+    );
   });
 
   it('keeps a Date the caller set, and writes no framing for body "none"', () => {

@@ -142,6 +142,9 @@ async function handle(request: Request, info: ConnectionInfo): Promise<Response>
       // A slow handler that does not watch its signal.
       await sleep(Number(q.get('ms') ?? 3000));
       return text('late');
+    case '/close-me':
+      // The handler closes the connection the Fetch way: its own Connection field.
+      return new Response('bye', { headers: { connection: 'close' } });
     case '/answer-then-read':
       // A webhook's way: start reading, answer 202 at once, finish reading after.
       recordRead(q.get('id') ?? '', request.text());

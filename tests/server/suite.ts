@@ -337,6 +337,19 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       ]);
     });
 
+    it('closes after a response whose own Connection field says close, and takes no pipelined request after it', async () => {
+      // RFC 9112 §9.6: a server that sends close MUST close and process no further request. It
+      // sent the field and went on serving.
+      const before = (await stats(server.url)).calls;
+      const { text, closed } = await raw(server.port, [get(server.port, '/close-me') + get(server.port, '/hello')], { wait: 1000 });
+      expect(statuses(text)).toEqual([200]);
+      expect(text).toMatch(/connection: close\r\n/i);
+      expect(text.match(/connection: close/gi)).toHaveLength(1);
+      expect(closed).toBe(true);
+      // Only /close-me and this check reached the handler.
+      expect((await stats(server.url)).calls).toBe(before + 2);
+    });
+
     it('answers HEAD with the GET headers and no body', async () => {
       const { text } = await raw(server.port, [get(server.port, '/hello').replace('GET', 'HEAD') + get(server.port, '/path')], {
         responses: 2,
