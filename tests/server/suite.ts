@@ -690,6 +690,21 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       }
     });
 
+    it('holds the limit on a body read on behind its response: the read fails, and no second answer goes out', async () => {
+      // The 202 went out first; a 413 after it would be taken as the answer to a next request.
+      const id = `limit-${name.replace(/\W+/g, '-')}-${Date.now()}`;
+      const head = `POST /answer-then-read?id=${id} HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n${'x'.repeat(16)}\r\n`;
+      const { text, closed } = await raw(server.port, [head, `190\r\n${'x'.repeat(400)}\r\n`.repeat(3) + '0\r\n\r\n'], { gap: 100 });
+      expect(statuses(text)).toEqual([202]);
+      expect(closed).toBe(true);
+      let read: string | undefined;
+      for (let i = 0; i < 50 && read === undefined; i++) {
+        read = (await stats(server.url)).lateReads[id];
+        if (read === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(read).toMatch(/^failed: the body is over 1000 bytes/);
+    });
+
     it('rejects a chunk size followed by whitespace without an extension (RFC 9112 §7.1.1)', async () => {
       for (const line of ['5 \r\n', '5\t\r\n']) {
         const { text, closed } = await raw(server.port, [

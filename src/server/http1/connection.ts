@@ -358,8 +358,10 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
       if (!(error instanceof HttpParseError)) return this.destroy(error);
       const exchange = this.exchange;
       if (exchange && !exchange.requestComplete) exchange.body?.fail(error);
-      // A broken body after the response began cannot be answered any more.
+      // A broken body after the response began cannot be answered any more: cut mid-response,
+      // closed behind a response already sent (a body read on after it: one answer per request).
       if (exchange?.responseStarted && !exchange.responseDone) return this.destroy(error);
+      if (exchange?.responseDone && !exchange.requestComplete) return this.end();
       this.closeWith(statusForParseError(error.code), error.code);
     }
   }
