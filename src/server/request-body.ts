@@ -28,6 +28,8 @@ export class RequestBody {
   private failure: Error | null = null;
   /** The consumer cancelled (or the handler answered without reading): drop what comes. */
   private discarding = false;
+  /** The stream was cancelled: the body is disturbed, as a used one (Fetch: a cancel disturbs). */
+  private cancelled = false;
   /** What a read gets once the body was dropped unread behind its response (`dropUnlessRead`). */
   private dropped: Error | null = null;
   private continueSent: boolean;
@@ -52,9 +54,9 @@ export class RequestBody {
     return this.ended;
   }
 
-  /** Whether the body was taken: read whole, or its stream locked by a reader. Asking for the stream alone does not take it. */
+  /** Whether the body was taken: read whole, its stream locked by a reader, or cancelled. Asking for the stream alone does not take it. */
   get used(): boolean {
-    return this.collector !== null || (this.stream?.locked ?? false);
+    return this.collector !== null || this.cancelled || (this.stream?.locked ?? false);
   }
 
   /**
@@ -107,6 +109,7 @@ export class RequestBody {
           this.flow.resume();
         },
         cancel: () => {
+          this.cancelled = true;
           this.discard();
         },
       },

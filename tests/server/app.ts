@@ -200,6 +200,15 @@ async function handle(request: Request, info: ConnectionInfo): Promise<Response>
       return new Response(null, { headers: { 'content-length': '17' } });
     case '/padded-length':
       return new Response('hello world', { headers: { 'content-length': '00011' } });
+    case '/cancel-then-read': {
+      // Fetch: a cancelled body is disturbed, so it is used and cannot be read (it read as empty).
+      await request.body!.cancel();
+      const read = await request.text().then(
+        (body) => `read ${JSON.stringify(body)}`,
+        (error: Error) => `failed: ${error.message}`,
+      );
+      return Response.json({ used: request.bodyUsed, read });
+    }
     case '/body-check':
       // hono's bodyLimit() checks `c.req.raw.body` first, then reads it.
       return text(request.body ? `body: ${await request.text()}` : 'no body');

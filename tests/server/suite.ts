@@ -337,6 +337,11 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       ]);
     });
 
+    it('takes a cancelled body as used, as a Request does: a read after the cancel fails (it read as empty)', async () => {
+      const response = await fetch(`${server.url}/cancel-then-read`, { method: 'POST', body: 'hello' });
+      expect(await response.json()).toEqual({ used: true, read: 'failed: the request body was already read' });
+    });
+
     it('closes after a response whose own Connection field says close, and takes no pipelined request after it', async () => {
       // RFC 9112 §9.6: a server that sends close MUST close and process no further request. It
       // sent the field and went on serving.
