@@ -21,6 +21,7 @@ export function fieldList(headers: Headers | HeaderList): HeaderList {
 }
 
 const COOKIE = 'cookie';
+const isCookie = (name: string) => name.length === COOKIE.length && name.toLowerCase() === COOKIE;
 
 /**
  * `list` with its Cookie fields made one, joined by "; " (RFC 9113 §8.2.3; RFC 6265 §5.4 gives a
@@ -29,22 +30,14 @@ const COOKIE = 'cookie';
  * there are fewer than two.
  */
 export function joinCookieFields(list: HeaderList): HeaderList {
-  let first = -1;
-  let joined: string | null = null;
-  for (let i = 0; i < list.length; i++) {
-    const name = list[i][0];
-    if (name.length !== COOKIE.length || name.toLowerCase() !== COOKIE) continue;
-    if (first < 0) first = i;
-    else joined = `${joined ?? list[first][1]}; ${list[i][1]}`;
-  }
-  if (joined === null) return list;
-  const out: HeaderList = [];
-  for (let i = 0; i < list.length; i++) {
-    if (i === first) out.push([list[i][0], joined]);
-    else if (list[i][0].length !== COOKIE.length || list[i][0].toLowerCase() !== COOKIE) out.push(list[i]);
-  }
-  return out;
+  let count = 0;
+  for (const [name] of list) if (isCookie(name)) count++;
+  if (count < 2) return list; // the common case: no new arrays
+  const cookies = list.filter(([name]) => isCookie(name));
+  const joined: [string, string] = [cookies[0][0], cookies.map(([, value]) => value).join('; ')];
+  return list.flatMap((field) => (field === cookies[0] ? [joined] : isCookie(field[0]) ? [] : [field]));
 }
+
 /** A field name (RFC 9110 §5.1: a token). */
 export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Anything but HTAB, SP, VCHAR and obs-text (RFC 9110 §5.5): CR, LF and NUL among them. */

@@ -186,7 +186,7 @@ export class RequestBody {
    * that starts later fails too, saying why: all of these used to wait forever.
    */
   dropUnlessRead(): boolean {
-    if (this.collector) return false;
+    if (this.collecting) return false;
     const dropped = (this.dropped ??= new TypeError(
       'the request body was dropped: the response was sent before it was read (read it before returning the response)',
     ));

@@ -68,6 +68,17 @@ async function withSession<T>(url: string, run: (session: http2.ClientHttp2Sessi
 
 const get = (path: string): http2.OutgoingHttpHeaders => ({ ':method': 'GET', ':path': path });
 
+/** GETs `path`, resets the stream with CANCEL after `resetMs`, and gives the server `settleMs` to see it. */
+function resetAfter(url: string, path: string, resetMs: number, settleMs: number): Promise<void> {
+  return withSession(url, async (session) => {
+    const stream = session.request(get(path));
+    stream.on('error', () => undefined);
+    await new Promise((resolve) => setTimeout(resolve, resetMs));
+    stream.close(http2.constants.NGHTTP2_CANCEL);
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
+  });
+}
+
 function execText(command: string, args: string[], timeout = 120_000): Promise<string> {
   return new Promise((resolve) =>
     execFile(command, args, { timeout, maxBuffer: 16 << 20 }, (_error, stdout, stderr) => resolve(`${stdout}${stderr}`)),
@@ -194,25 +205,13 @@ export function http2Suite(name: string, launch: Launcher): void {
 
     it('aborts the handler signal when the client resets the stream', async () => {
       const before = (await stats(server.url)).aborted;
-      await withSession(server.url, async (s) => {
-        const stream = s.request(get('/wait-abort'));
-        stream.on('error', () => undefined);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        stream.close(http2.constants.NGHTTP2_CANCEL);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      });
+      await resetAfter(server.url, '/wait-abort', 100, 200);
       expect((await stats(server.url)).aborted).toBe(before + 1);
     });
 
     it('shows a signal first read after the client reset the stream as aborted', async () => {
       const before = (await stats(server.url)).lateAborted.length;
-      await withSession(server.url, async (s) => {
-        const stream = s.request(get('/late-abort-check?ms=150'));
-        stream.on('error', () => undefined);
-        await new Promise((resolve) => setTimeout(resolve, 30));
-        stream.close(http2.constants.NGHTTP2_CANCEL);
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      });
+      await resetAfter(server.url, '/late-abort-check?ms=150', 30, 300);
       expect((await stats(server.url)).lateAborted.slice(before)).toEqual([true]);
     });
 
