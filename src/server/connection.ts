@@ -104,7 +104,10 @@ export interface ServerConnection extends TransportEvents {
 /** What a protocol connection needs from the server it belongs to (server-core.ts). */
 export interface ConnectionHost {
   readonly options: ResolvedServeOptions;
-  /** Runs the handler (routes, fetch, onError): a Response or a promise of one, never a throw. */
+  /**
+   * Runs the handler (routes, fetch, onError): a Response or a native Promise of one, never a
+   * throw. (The Response may be of another Fetch implementation, so tell the two apart by Promise.)
+   */
   respond(request: Request, info: ConnectionInfo): Response | Promise<Response>;
   /** The server is shutting down: finish what is in flight, take nothing new. */
   readonly closing: boolean;

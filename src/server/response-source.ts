@@ -25,6 +25,20 @@ export interface ResponseParts {
 
 const NO_BODY: BodySource = { kind: 'none' };
 
+/**
+ * A Response of this runtime, or of another Fetch implementation (the npm `undici` package's
+ * fetch(), another realm's): the server reads only the public surface those share (status,
+ * statusText, headers.forEach, body.getReader, bodyUsed), so it need not be of the global class.
+ * `return await fetch(upstream)` with undici's own fetch answered 500, where @hono/node-server
+ * sends it.
+ */
+export function isResponse(value: unknown): value is Response {
+  if (value instanceof Response) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const { status, headers, body } = value as { status?: unknown; headers?: { forEach?: unknown }; body?: { getReader?: unknown } | null };
+  return typeof status === 'number' && typeof headers?.forEach === 'function' && (body === null || typeof body?.getReader === 'function');
+}
+
 /** The parts of `response`. Throws if its body was already read. */
 export function responseParts(response: Response): ResponseParts {
   const light = lightPartsOf(response);

@@ -12,6 +12,7 @@ import { encodeGoaway, encodeSettings } from '../http2/frame/index.js';
 import { Http1Connection } from './http1/connection.js';
 import { resolveServeOptions, type ResolvedServeOptions, type RouteHandler, type ServeOptions } from './options.js';
 import { plainResponse } from './plain-response.js';
+import { isResponse } from './response-source.js';
 import { requestPath } from './request.js';
 import { ProtocolSniffer } from './protocol-sniffer.js';
 import type { DeflateCodec } from '../websocket/deflate.js';
@@ -229,11 +230,10 @@ function routeOf(router: Router<RouteHandler>, method: string, path: string): Ma
  * 0 (every other Response has 200-599), with nothing HTTP can carry.
  */
 function isSendable(value: unknown): value is Response {
-  return value instanceof Response && value.status !== 0;
+  return isResponse(value) && value.status !== 0;
 }
 
 function notAResponse(value: unknown): TypeError {
-  if (value instanceof Response)
-    return new TypeError('the handler returned Response.error(), a network error: there is no HTTP response to send');
+  if (isResponse(value)) return new TypeError('the handler returned Response.error(), a network error: there is no HTTP response to send');
   return new TypeError(`the handler returned ${value === null ? 'null' : typeof value}, not a Response`);
 }

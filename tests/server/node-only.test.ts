@@ -1,8 +1,10 @@
 // What only the Node adapter has (node:cluster), and a bounded wrk run against it.
 import { execFile, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { Agent, fetch } from 'undici';
+import { Agent, fetch, Response as UndiciResponse } from 'undici';
 import { describe, expect, it } from 'vitest';
+import http from 'node:http';
+import http2 from 'node:http2';
 import net from 'node:net';
 import { serve } from '../../src/server/node.js';
 
@@ -104,6 +106,80 @@ describe('node: routes', () => {
       expect(logged).toEqual([]);
     } finally {
       await server.close();
+    }
+  });
+});
+
+/** GET `path` over h2c with node's client: status, fields and body. */
+function h2Get(url: string, path: string): Promise<{ status: number; headers: http2.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const session = http2.connect(url);
+    session.on('error', reject);
+    const stream = session.request({ ':path': path });
+    let body = '';
+    let headers: http2.IncomingHttpHeaders = {};
+    stream.setEncoding('utf8');
+    stream.on('response', (h) => (headers = h));
+    stream.on('data', (chunk: string) => (body += chunk));
+    stream.on('end', () => {
+      session.close();
+      resolve({ status: Number(headers[':status']), headers, body });
+    });
+    stream.on('error', reject);
+  });
+}
+
+// The npm `undici` package's Response is not the global class (Node's copy of undici is its own):
+// apps that proxy with `import { fetch } from 'undici'` return one. @hono/node-server sends it;
+// the server answered 500 "not a Response".
+describe('node: a Response of another Fetch implementation', () => {
+  it('is sent over HTTP/1.1 and HTTP/2 (fetched, constructed, streamed), and its Response.error() reaches onError', async () => {
+    const upstream = http.createServer((_req, res) => res.setHeader('content-type', 'text/plain').end('from upstream'));
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const upstreamUrl = `http://127.0.0.1:${(upstream.address() as net.AddressInfo).port}/`;
+    const errors: unknown[] = [];
+    const server = serve({
+      http2: true,
+      onError: (error) => {
+        errors.push(error);
+        return new Response('handled', { status: 500 });
+      },
+      fetch: async (request) => {
+        const path = new URL(request.url).pathname;
+        if (path === '/fetch') return (await fetch(upstreamUrl)) as unknown as Response;
+        if (path === '/stream') {
+          type UndiciBody = ConstructorParameters<typeof UndiciResponse>[0];
+          const body = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('streamed')), c.close()) });
+          return new UndiciResponse(body as unknown as UndiciBody, { status: 201 }) as unknown as Response;
+        }
+        if (path === '/error') return UndiciResponse.error() as unknown as Response;
+        if (path === '/object') return { status: 200 } as unknown as Response;
+        return new UndiciResponse('constructed', { headers: { 'x-from': 'undici' } }) as unknown as Response;
+      },
+    });
+    await server.ready;
+    try {
+      const fetched = await fetch(`${server.url}/fetch`);
+      expect([fetched.status, fetched.headers.get('content-type'), await fetched.text()]).toEqual([200, 'text/plain', 'from upstream']);
+      const made = await fetch(`${server.url}/new`);
+      expect([made.headers.get('x-from'), made.headers.get('content-length'), await made.text()]).toEqual(['undici', '11', 'constructed']);
+      const streamed = await fetch(`${server.url}/stream`);
+      expect([streamed.status, await streamed.text()]).toEqual([201, 'streamed']);
+      const h2 = await h2Get(server.url, '/new');
+      expect([h2.status, h2.headers['x-from'], h2.body]).toEqual([200, 'undici', 'constructed']);
+      expect((await h2Get(server.url, '/fetch')).body).toBe('from upstream');
+      // Not sendable: a network error, and an object with a status but no Response surface.
+      for (const path of ['/error', '/object']) {
+        const answer = await fetch(`${server.url}${path}`);
+        expect([answer.status, await answer.text()]).toEqual([500, 'handled']);
+      }
+      expect(errors.map((e) => (e as Error).message)).toEqual([
+        expect.stringMatching(/Response\.error\(\), a network error/),
+        'the handler returned object, not a Response',
+      ]);
+    } finally {
+      await server.close();
+      upstream.close();
     }
   });
 });

@@ -241,7 +241,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     });
     exchange.request = asRequest(request);
     const response = this.host.respond(exchange.request, this.info);
-    if (response instanceof Response) return this.sendResponse(exchange, response);
+    if (!(response instanceof Promise)) return this.sendResponse(exchange, response);
     response.then(
       (value) => this.sendResponse(exchange, value),
       (error: unknown) => this.destroy(error),

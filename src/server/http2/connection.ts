@@ -214,7 +214,7 @@ export class Http2Connection implements ServerConnection, RecvHost {
 
   handle(stream: Http2Stream, request: Request): void {
     const response = this.host.respond(request, this.info);
-    if (response instanceof Response) return this.responder.respond(stream, response);
+    if (!(response instanceof Promise)) return this.responder.respond(stream, response);
     response.then(
       (value) => this.responder.respond(stream, value),
       (error: unknown) => this.responder.abort(stream, error),
