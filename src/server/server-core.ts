@@ -172,6 +172,10 @@ export class ServerCore implements ConnectionHost {
     // A bad request body surfaced through the handler's read (cut short, over the limit): the
     // client's error, answered with its status and not logged as the server's.
     if (!onError && error instanceof HttpParseError) return plainResponse(statusForParseError(error.code), error.code);
+    // The server's own reason for cancelling the request (the client reset, the request timed
+    // out, the server closed), come back through the handler's read: no one waits for this
+    // answer, and no server error happened, so none is logged (a 408 or nothing went out).
+    if (!onError && isCancelReason(error, request)) return plainResponse(500);
     if (!onError) return this.internalError(error);
     try {
       const result = onError(error, request);
@@ -223,6 +227,12 @@ function routeOf(router: Router<RouteHandler>, method: string, path: string): Ma
     if (error instanceof RouterError && error.code === 'ERR_INVALID_PERCENT_ENCODING') return BAD_PATH;
     throw error;
   }
+}
+
+/** Whether `error` is why the server cancelled `request` (its signal's reason). */
+function isCancelReason(error: unknown, request: Request): boolean {
+  const signal = request.signal;
+  return signal.aborted && signal.reason === error;
 }
 
 /**

@@ -223,6 +223,55 @@ describe('node: logError', () => {
     }
   });
 
+  // The server's own cancel reason, come back through the handler's `await request.text()`:
+  // logging it told of a server error for every client that left mid-upload or was too slow.
+  it("is not told of a request the server cancelled (reset mid-body, timed out), on HTTP/1.1 and HTTP/2; a handler's own error is", async () => {
+    const logged: string[] = [];
+    const server = serve({
+      http2: true,
+      requestTimeout: 300,
+      logError: (error) => void logged.push((error as Error).message),
+      fetch: async (request) => {
+        const text = await request.text().catch((error: unknown) => {
+          if (request.url.endsWith('/own')) throw new Error('the handler failed on its own');
+          throw error;
+        });
+        return new Response(text);
+      },
+    });
+    await server.ready;
+    const head = (path: string) => `POST ${path} HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc`;
+    try {
+      // HTTP/1.1: a reset mid-body, then a body that stalls past requestTimeout (408).
+      const reset = net.connect(server.port, '127.0.0.1', () => reset.write(head('/reset')));
+      await new Promise((r) => setTimeout(r, 100));
+      reset.resetAndDestroy();
+      const stall = net.connect(server.port, '127.0.0.1', () => stall.write(head('/stall')));
+      const answer = await new Promise<string>((resolve) => stall.setEncoding('latin1').once('data', resolve));
+      stall.destroy();
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+      // HTTP/2: a stream reset mid-body, then a body that stalls.
+      const session = http2.connect(server.url);
+      const cancelled = session.request({ ':method': 'POST', ':path': '/reset' }, { endStream: false });
+      cancelled.write('abc');
+      await new Promise((r) => setTimeout(r, 100));
+      cancelled.close(http2.constants.NGHTTP2_CANCEL);
+      const stalled = session.request({ ':method': 'POST', ':path': '/stall' }, { endStream: false });
+      stalled.write('abc');
+      const status = await new Promise((resolve) => stalled.on('response', (h) => resolve(h[':status'])));
+      expect(status).toBe(408);
+      // A handler that turns the failed read into an error of its own is still logged.
+      const own = net.connect(server.port, '127.0.0.1', () => own.write(head('/own')));
+      await new Promise((r) => setTimeout(r, 100));
+      own.resetAndDestroy();
+      await new Promise((r) => setTimeout(r, 200));
+      session.destroy();
+      expect(logged).toEqual(['the handler failed on its own']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('is checked like the other options', () => {
     expect(() => serve({ fetch: () => new Response(''), logError: 'x' as never })).toThrow(/logError must be a function/);
   });
