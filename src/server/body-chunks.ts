@@ -30,6 +30,8 @@ export class ResponseBody {
   /** A read still in flight after `readAhead` gave up waiting for it. */
   private inFlight: Promise<ReadResult> | null = null;
   private ended = false;
+  /** Cancelled because the response can no longer reach the client: its end is no error. */
+  abandoned = false;
   private failure: ResponseBodyError | null = null;
   /** Bytes read ahead. */
   aheadBytes = 0;
@@ -51,7 +53,8 @@ export class ResponseBody {
           this.inFlight = read;
           return false;
         }
-        if (result.done) return (this.ended = true);
+        // Cut short by `abandon`, the body did not end: what was read is not all of it.
+        if (result.done) return (this.ended = !this.abandoned);
         checkChunk(result.value);
         this.ahead.push(result.value);
         this.aheadBytes += result.value.length;
@@ -87,6 +90,7 @@ export class ResponseBody {
           const read = this.inFlight ?? this.reader.read();
           this.inFlight = null;
           const result = await read;
+          if (result.done && this.abandoned) return void (finished = true);
           if (result.done) break;
           value = result.value;
           checkChunk(value);
@@ -108,6 +112,17 @@ export class ResponseBody {
       // The consumer stopped early (the connection or stream went away).
       if (!finished) this.cancel();
     }
+  }
+
+  /**
+   * The response can no longer reach the client: the stream is cancelled now, and a read waiting
+   * on it ends `chunks()` early and quietly (the writer then does not end the response as if
+   * complete). Its source stops (an event feed unsubscribes) instead of waiting, maybe for
+   * ever, to produce a chunk no one will read.
+   */
+  abandon(reason: Error): void {
+    this.abandoned = true;
+    this.cancel(reason);
   }
 
   /** Nobody will write the rest. */

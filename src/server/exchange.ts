@@ -1,5 +1,6 @@
 // One request and its response, whatever the protocol: what the handler's signal, the request
 // body and the response's progress share on HTTP/1.1 (Http1Exchange) and HTTP/2 (Http2Stream).
+import type { ResponseBody } from './body-chunks.js';
 import type { BodyFlow, RequestBody } from './request-body.js';
 import type { PendingUpgrade } from './websocket/upgrade.js';
 
@@ -15,6 +16,8 @@ export abstract class Exchange implements BodyFlow {
   upgrade: PendingUpgrade | null = null;
   /** HTTP/2: the request is an extended CONNECT for a WebSocket (RFC 8441). */
   extendedConnect = false;
+  /** The stream body of the response while it is being written. */
+  responseBody: ResponseBody | null = null;
   private abort: AbortController | null = null;
 
   /** The handler's `request.signal`, made when first asked for. */
@@ -28,6 +31,12 @@ export abstract class Exchange implements BodyFlow {
     // Made now if nobody asked for it yet: a handler that reads its signal later must find it
     // aborted (it found a fresh one, not aborted, when the controller was made only on demand).
     (this.abort ??= new AbortController()).abort(reason);
+  }
+
+  /** The response can no longer reach the client (closed, reset): a stream body being written is cancelled. */
+  abandonResponse(reason: Error): void {
+    this.responseBody?.abandon(reason);
+    this.responseBody = null;
   }
 
   // BodyFlow: how the handler's reading paces the client, which each protocol does its own way.

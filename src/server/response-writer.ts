@@ -23,6 +23,8 @@ export interface WriteOptions {
   keepAlive: boolean;
   /** An HTTP/1.0 client cannot take chunked framing: a body of unknown length ends at close. */
   chunkedAllowed: boolean;
+  /** Out: the stream body being written, for the connection to abandon if it closes first. */
+  streamBody?: ResponseBody;
 }
 
 const encoder = new TextEncoder();
@@ -83,6 +85,7 @@ export function writeResponse(target: WriteTarget, response: Response, options: 
       writeBytes(transport, prepared, body.bytes, options);
       return undefined;
     case 'stream':
+      options.streamBody = body.body;
       return writeStream(target, prepared, body.body, body.known, options);
   }
 }
@@ -139,7 +142,8 @@ async function writeStream(
     }
     if (!ready) await target.drained();
   }
-  if (framing !== 'chunked') return;
+  // Abandoned: no last chunk, which would tell the client it has all of the body.
+  if (framing !== 'chunked' || target.closed || body.abandoned) return;
   if (!withTrailers) return void transport.write(LAST_CHUNK);
   try {
     transport.write(lastChunk((await trailersOf(withTrailers)) ?? []));

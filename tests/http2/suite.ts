@@ -209,6 +209,30 @@ export function http2Suite(name: string, launch: Launcher): void {
       expect((await stats(server.url)).aborted).toBe(before + 1);
     });
 
+    // An event feed waits for its next event: only the server's cancel tells it the client left,
+    // by resetting the stream or ending the connection (no half-close in HTTP/2: Node takes an
+    // ended connection as gone too).
+    it('cancels a response stream at once when the client resets it, or ends the connection', async () => {
+      const feed = (id: string, leave: (session: http2.ClientHttp2Session, stream: http2.ClientHttp2Stream) => void) =>
+        new Promise<void>((resolve) => {
+          const session = http2.connect(server.url);
+          session.on('error', () => undefined);
+          const stream = session.request(get(`/event-stream?id=${id}`));
+          stream.on('error', () => undefined);
+          stream.on('data', () => leave(session, stream));
+          session.on('close', () => resolve());
+        });
+      const reset = `reset-${Math.random()}`;
+      const ended = `ended-${Math.random()}`;
+      await feed(reset, (session, stream) => {
+        stream.close(http2.constants.NGHTTP2_CANCEL);
+        setTimeout(() => session.close(), 50);
+      });
+      await feed(ended, (session) => session.destroy());
+      await new Promise((r) => setTimeout(r, 100));
+      expect((await stats(server.url)).cancelledStreams).toEqual(expect.arrayContaining([reset, ended]));
+    });
+
     it('shows a signal first read after the client reset the stream as aborted', async () => {
       const before = (await stats(server.url)).lateAborted.length;
       await resetAfter(server.url, '/late-abort-check?ms=150', 30, 300);

@@ -16,6 +16,8 @@ const stats = {
   bodyBytes: 0,
   bigCalls: 0,
   lateAborted: [] as boolean[],
+  /** The `id`s of /event-stream responses whose stream the server cancelled. */
+  cancelledStreams: [] as string[],
   /** What reads of a body answered before it ended gave, by their `id`: its length, or the error. */
   lateReads: {} as Record<string, string>,
 };
@@ -171,6 +173,17 @@ async function handle(request: Request, info: ConnectionInfo): Promise<Response>
       await sleep(Number(q.get('ms') ?? 150));
       stats.lateAborted.push(request.signal.aborted);
       return text('checked');
+    case '/event-stream': {
+      // An event feed that sends one event, then waits for the next (which never comes): only
+      // a cancel from the server tells it the client is gone.
+      const id = q.get('id') ?? '';
+      const event = new TextEncoder().encode(`data: ${id}\n\n`);
+      const feed = new ReadableStream<Uint8Array>({
+        start: (controller) => controller.enqueue(event),
+        cancel: () => void stats.cancelledStreams.push(id),
+      });
+      return new Response(feed, { headers: { 'content-type': 'text/event-stream' } });
+    }
     case '/wait-abort':
       return new Promise((resolve) => {
         request.signal.addEventListener('abort', () => {

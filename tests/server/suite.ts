@@ -51,6 +51,7 @@ export async function stats(url: string) {
     bodyBytes: number;
     bigCalls: number;
     lateAborted: boolean[];
+    cancelledStreams: string[];
     lateReads: Record<string, string>;
   };
 }
@@ -454,6 +455,32 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       await raw(server.port, [get(server.port, '/wait-abort')], { wait: 100 });
       await new Promise((r) => setTimeout(r, 200));
       expect((await stats(server.url)).aborted).toBe(aborted + 1);
+    });
+
+    // An event feed waits for its next event: without the cancel it never learnt its client left
+    // (a reset, a close, or a half-close, which Node and Deno.serve take as gone too).
+    it('cancels a response stream at once when its client resets, closes or half-closes', async () => {
+      const feed = (id: string, leave: (socket: net.Socket) => void) =>
+        new Promise<string>((resolve) => {
+          const socket = net.connect(server.port, '127.0.0.1', () => socket.write(get(server.port, `/event-stream?id=${id}`)));
+          let text = '';
+          socket.setEncoding('latin1');
+          socket.on('data', (data: string) => {
+            text += data;
+            if (text.includes(`data: ${id}`)) leave(socket);
+          });
+          socket.on('error', () => undefined);
+          socket.on('close', () => resolve(text));
+        });
+      const ids = ['reset', 'close', 'half-close'].map((how) => `${how}-${Math.random()}`);
+      await feed(ids[0], (socket) => socket.resetAndDestroy());
+      await feed(ids[1], (socket) => socket.destroy());
+      const halfClosed = await feed(ids[2], (socket) => socket.end());
+      // The half-closed client got the event, and no last chunk: the body was cut, not completed.
+      expect(halfClosed).toMatch(/data: half-close/);
+      expect(halfClosed).not.toMatch(/\r\n0\r\n\r\n$/);
+      await new Promise((r) => setTimeout(r, 100));
+      expect((await stats(server.url)).cancelledStreams).toEqual(expect.arrayContaining(ids));
     });
 
     it('shows a signal first read after the client left as aborted', async () => {

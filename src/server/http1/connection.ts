@@ -15,7 +15,7 @@ import { Exchange } from '../exchange.js';
 import { RequestBody } from '../request-body.js';
 import { IncomingRequest, asRequest, isValidAbsoluteTarget, isValidHost } from '../request.js';
 import { discardResponse } from '../prepare-response.js';
-import { writeResponse, type WriteTarget } from '../response-writer.js';
+import { writeResponse, type WriteOptions, type WriteTarget } from '../response-writer.js';
 import { PLAIN_FIELDS, plainResponse, plainText } from '../plain-response.js';
 import {
   connectionInfo,
@@ -180,9 +180,13 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     // The client sends no more. Finish the response in flight, if any, then close.
     this.ending = true;
     if (!exchange || exchange.responseDone) return this.end();
-    // As Node does, a client that stops sending is taken to be gone: the handler's signal aborts.
-    // The response is still sent if it comes, for clients that only half-closed.
-    exchange.cancel(new Error('the client ended the connection before the response'));
+    // As Node does, a client that stops sending is taken to be gone: the handler's signal aborts,
+    // and a stream body being written is cut (Node and Deno.serve cut it too; an event stream
+    // waited for a close the client never sent). A response still to come is sent, for clients
+    // that only half-closed.
+    const reason = new Error('the client ended the connection before the response');
+    exchange.cancel(reason);
+    exchange.abandonResponse(reason);
     exchange.keepAlive = false;
     // A closing server does not wait for a response whose client is gone.
     if (this.host.closing) this.destroy();
@@ -205,7 +209,11 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     this.closed = true;
     this.deadlineKind = DEADLINE_NONE;
     const exchange = this.exchange;
-    if (exchange && !exchange.responseDone) exchange.cancel(new Error('the connection closed before the response was sent'));
+    if (exchange && !exchange.responseDone) {
+      const reason = new Error('the connection closed before the response was sent');
+      exchange.cancel(reason);
+      exchange.abandonResponse(reason);
+    }
     // A body still being read behind its response (dropUnlessRead) is cut here too.
     else if (exchange && !exchange.requestComplete) exchange.body?.fail(new Error('the connection closed before the request body ended'));
     if (exchange?.upgrade) abandonUpgrade(exchange.upgrade);
@@ -403,7 +411,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
       if (exchange.body.awaitingContinue || (unread > DRAIN_LIMIT && !exchange.body.collecting)) exchange.keepAlive = false;
     }
     let pending: Promise<void> | undefined;
-    const options = {
+    const options: WriteOptions = {
       headRequest: exchange.head.method === 'HEAD',
       keepAlive: exchange.keepAlive,
       chunkedAllowed: exchange.head.versionMinor === 1,
@@ -411,6 +419,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     try {
       pending = writeResponse(this, response, options);
       exchange.keepAlive = options.keepAlive;
+      exchange.responseBody = options.streamBody ?? null;
     } catch (error) {
       // The head was refused before a byte went out (e.g. a header with CR LF in it).
       exchange.responseStarted = false;

@@ -161,9 +161,11 @@ export class Http2Connection implements ServerConnection, RecvHost {
 
   onEnd(): void {
     this.peerDone = true;
-    if (this.streams.size === 0) this.end();
-    // A closing server does not wait for responses whose client is gone.
-    else if (this.host.closing) this.destroy(new Error('the client ended the connection'));
+    if (this.streams.size === 0) return this.end();
+    // HTTP/2 has no half-close of the connection (the client could not even send WINDOW_UPDATE):
+    // a client that ends it is gone, and its streams with it, as Node's http2 server takes it.
+    // Its responses waited (an event stream's for ever) for a close the client never sent.
+    this.destroy(new Error('the client ended the connection'));
   }
 
   onDrain(): void {
@@ -192,8 +194,6 @@ export class Http2Connection implements ServerConnection, RecvHost {
   /** Graceful: GOAWAY with the last stream taken; those finish, then the connection closes. */
   shutdown(): void {
     if (this.closed || this.failed) return;
-    // Streams whose client already ended the connection are not in flight: nobody waits for them.
-    if (this.peerDone && this.streams.size > 0) return this.destroy(new Error('the client ended the connection'));
     if (this.goawayLastId < 0) this.goaway('NO_ERROR');
     // WebSockets are told the server is going away (1001); their streams end with their close.
     for (const stream of this.streams.values()) stream.tunnel?.shutdown();

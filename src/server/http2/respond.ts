@@ -151,7 +151,7 @@ export class Responder {
   private async respondStream(stream: Http2Stream, prepared: PreparedResponse, body: ResponseBody, known: number): Promise<void> {
     try {
       const length = await streamLength(prepared, body, known, true);
-      if (!stream.state.canSend) return body.cancel();
+      if (!stream.state.canSend || this.host.closed) return body.cancel();
       let fields;
       try {
         fields = responseFields(prepared.status, prepared.headers, length, now());
@@ -166,12 +166,14 @@ export class Responder {
         return this.send.headers(stream, fields, true);
       }
       this.send.headers(stream, fields, false);
+      stream.responseBody = body;
       for await (const chunk of body.chunks(length)) {
-        if (!stream.state.canSend) return;
+        if (!stream.state.canSend || this.host.closed) return;
         this.send.data(stream, chunk);
         if (stream.outbound.bytes > STREAM_HIGH_WATER_MARK || this.host.transport.needsDrain) await stream.writable();
       }
-      if (stream.state.canSend) this.finish(stream, prepared.trailers);
+      stream.responseBody = null;
+      if (stream.state.canSend && !this.host.closed && !body.abandoned) this.finish(stream, prepared.trailers);
     } catch (error) {
       this.abort(stream, error);
     }

@@ -86,9 +86,10 @@ export class Http2Stream extends Exchange {
     for (const data of early) this.receiveTunnel(data);
   }
 
-  /** The peer reset the stream, or the connection went away. */
+  /** The peer reset the stream, or the connection went away: the response cannot reach it either. */
   override cancel(reason: Error): void {
     super.cancel(reason);
+    this.abandonResponse(reason);
     this.wakeWriters();
     this.tunnel?.onClose();
   }
