@@ -53,6 +53,17 @@ export interface ResponseHeadInit {
    * that lists `close` sets it false, as the server must then close (RFC 9112 §9.6).
    */
   keepAlive?: boolean;
+  /**
+   * With keepAlive: the idle timeout to announce, in whole seconds (`Keep-Alive: timeout=N`, as
+   * node:http sends). Clients such as undici read it to stop reusing a connection before the
+   * server closes it; without it undici assumes 4 s, and a shorter server timeout raced its reuse.
+   */
+  keepAliveTimeout?: number;
+  /**
+   * The request was HTTP/1.0: a connection kept alive must say so (`Connection: keep-alive`,
+   * RFC 9112 §C.2.2), or the client takes it as closing and never reuses it.
+   */
+  http10?: boolean;
   /** Default true: a `Date` field unless the headers have one. */
   date?: boolean;
   /** The time (ms since the epoch) the Date field tells. Default: `Date.now()`. */
@@ -66,9 +77,18 @@ function isFramingField(name: string): boolean {
   );
 }
 
-/** Whether a Connection field value lists the `close` option (RFC 9112 §9.6), in any case. */
-function listsClose(value: string): boolean {
-  return value.split(',').some((option) => option.trim().toLowerCase() === 'close');
+/** Whether a Connection field value lists `option` (lowercase), in any case. */
+function listsOption(value: string, option: string): boolean {
+  return value.split(',').some((listed) => listed.trim().toLowerCase() === option);
+}
+
+/**
+ * A caller's Keep-Alive field is dropped: it describes another connection (a proxied upstream's,
+ * which `fetch()` keeps in its response) or a timeout the server does not keep, and a client
+ * trusting it reused the connection after the server closed it.
+ */
+function isKeepAliveField(name: string): boolean {
+  return name.length === 10 && name.toLowerCase() === 'keep-alive';
 }
 
 /** The response head as a latin1 string (write it with the 'latin1' encoding). */
@@ -89,14 +109,23 @@ export function writeResponseHead(init: ResponseHeadInit): string {
         }
         continue;
       }
+      if (isKeepAliveField(name)) continue;
       if (name.length === 4 && name.toLowerCase() === 'date') hasDate = true;
-      if (name.length === 10 && name.toLowerCase() === 'connection' && listsClose(value)) closeListed = true;
+      if (name.length === 10 && name.toLowerCase() === 'connection') {
+        if (listsOption(value, 'close')) closeListed = true;
+        // Persistence is the server's to say (it may be closing): its own field says it.
+        else if (listsOption(value, 'keep-alive')) continue;
+      }
       head += `${name}: ${value}\r\n`;
     }
   }
   if (init.date !== false && !hasDate) head += dateHeaderLine(init.now);
   if (closeListed) init.keepAlive = false;
   else if (init.keepAlive === false) head += 'Connection: close\r\n';
+  else {
+    if (init.http10) head += 'Connection: keep-alive\r\n';
+    if (init.keepAliveTimeout !== undefined) head += `Keep-Alive: timeout=${init.keepAliveTimeout}\r\n`;
+  }
   if (typeof body === 'number') {
     if (!lengthWritten) head += `Content-Length: ${body}\r\n`;
   } else if (body === 'chunked') head += 'Transfer-Encoding: chunked\r\n';

@@ -21,8 +21,13 @@ export interface WriteOptions {
   headRequest: boolean;
   /** In: the client lets the connection live on. Out: false when the framing chosen needs the close. */
   keepAlive: boolean;
-  /** An HTTP/1.0 client cannot take chunked framing: a body of unknown length ends at close. */
-  chunkedAllowed: boolean;
+  /**
+   * An HTTP/1.0 client: it cannot take chunked framing (a body of unknown length ends at close),
+   * and a connection kept alive must be said to be.
+   */
+  http10: boolean;
+  /** The idle timeout a kept-alive connection announces, in whole seconds. */
+  keepAliveTimeout: number;
   /** Out: the stream body being written, for the connection to abandon if it closes first. */
   streamBody?: ResponseBody;
 }
@@ -48,6 +53,8 @@ function responseHead(prepared: PreparedResponse, body: ResponseHeadInit['body']
     headers: prepared.headers,
     body,
     keepAlive: options.keepAlive,
+    keepAliveTimeout: options.keepAliveTimeout,
+    http10: options.http10,
     now: now(),
   };
   const head = writeResponseHead(init);
@@ -111,7 +118,7 @@ async function writeStream(
   if (target.closed) return body.cancel();
   // HEAD gets the framing GET would get (RFC 9110 §9.3.2): a head with neither length nor
   // chunking leaves a client that does not track the method waiting for the close.
-  const framing = length !== null ? length : options.chunkedAllowed ? 'chunked' : 'close';
+  const framing = length !== null ? length : options.http10 ? 'close' : 'chunked';
   if (framing === 'close') options.keepAlive = false;
   const head = responseHead(prepared, framing, options);
   if (prepared.headOnly) {

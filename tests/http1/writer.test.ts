@@ -69,11 +69,33 @@ describe('response writer', () => {
     expect(writeResponseHead(init)).toBe('HTTP/1.1 200 OK\r\nconnection: Foo, CLOSE\r\nContent-Length: 3\r\n\r\n');
     expect(init.keepAlive).toBe(false);
     // A Connection field without close leaves persistence as it was; closing anyway adds close.
-    const kept: ResponseHeadInit = { status: 200, headers: [['connection', 'keep-alive']], body: 0, date: false };
+    const kept: ResponseHeadInit = { status: 200, headers: [['connection', 'upgrade']], body: 0, date: false };
     writeResponseHead(kept);
     expect(kept.keepAlive).toBeUndefined();
-    expect(writeResponseHead({ status: 200, headers: [['connection', 'keep-alive']], body: 0, keepAlive: false, date: false })).toBe(
-      'HTTP/1.1 200 OK\r\nconnection: keep-alive\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
+    expect(writeResponseHead({ status: 200, headers: [['connection', 'upgrade']], body: 0, keepAlive: false, date: false })).toBe(
+      'HTTP/1.1 200 OK\r\nconnection: upgrade\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
+    );
+  });
+
+  // A proxied response (`return fetch(upstream)`) carries the upstream's Connection and
+  // Keep-Alive fields: sent on, they told the client the upstream's timeout (30 s) where this
+  // server closes after its own, and "keep-alive" beside the server's own close.
+  it("drops the caller's Keep-Alive and Connection: keep-alive, and says its own persistence", () => {
+    const upstream: [string, string][] = [
+      ['connection', 'keep-alive'],
+      ['keep-alive', 'timeout=30'],
+      ['X-A', 'b'],
+    ];
+    const base = { status: 200, headers: upstream, body: 0, date: false } as const;
+    expect(writeResponseHead({ ...base, keepAliveTimeout: 5 })).toBe(
+      'HTTP/1.1 200 OK\r\nX-A: b\r\nKeep-Alive: timeout=5\r\nContent-Length: 0\r\n\r\n',
+    );
+    expect(writeResponseHead({ ...base, keepAlive: false, keepAliveTimeout: 5 })).toBe(
+      'HTTP/1.1 200 OK\r\nX-A: b\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
+    );
+    // HTTP/1.0 (RFC 9112 §C.2.2): a connection kept alive must say so, or the client closes it.
+    expect(writeResponseHead({ ...base, http10: true })).toBe(
+      'HTTP/1.1 200 OK\r\nX-A: b\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n',
     );
   });
 

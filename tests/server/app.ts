@@ -144,6 +144,9 @@ async function handle(request: Request, info: ConnectionInfo): Promise<Response>
       // A slow handler that does not watch its signal.
       await sleep(Number(q.get('ms') ?? 3000));
       return text('late');
+    case '/upstream-fields':
+      // What a fetch() of a keep-alive upstream carries: fields of that other connection.
+      return new Response('proxied', { headers: { connection: 'keep-alive', 'keep-alive': 'timeout=30' } });
     case '/close-me':
       // The handler closes the connection the Fetch way: its own Connection field.
       return new Response('bye', { headers: { connection: 'close' } });

@@ -251,6 +251,27 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       expect(close.closed).toBe(true);
     });
 
+    // ab -k, for one, speaks HTTP/1.0 with Connection: keep-alive, and reuses a connection only
+    // when the answer says keep-alive: it got none, so every request took a new connection.
+    it('keeps an HTTP/1.0 keep-alive connection and says so, and announces its idle timeout', async () => {
+      const hello = 'GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n';
+      const { text, closed } = await raw(server.port, [hello + hello], { wait: 500 });
+      expect(statuses(text)).toEqual([200, 200]);
+      expect(closed).toBe(false);
+      const heads = text.split('Hello World!').slice(0, 2);
+      for (const head of heads) expect(head).toMatch(/\r\nConnection: keep-alive\r\nKeep-Alive: timeout=5\r\n/);
+      // HTTP/1.1: the timeout only (persistent is its default).
+      const kept = await raw(server.port, [get(server.port, '/hello')], { responses: 1 });
+      expect(kept.text).toMatch(/\r\nKeep-Alive: timeout=5\r\n/);
+      expect(kept.text).not.toMatch(/connection:/i);
+    });
+
+    it("sends its own Keep-Alive, not a proxied upstream's", async () => {
+      const { text } = await raw(server.port, [get(server.port, '/upstream-fields')], { responses: 1 });
+      expect(text).toMatch(/\r\nKeep-Alive: timeout=5\r\n/);
+      expect(text).not.toMatch(/timeout=30|connection:/i);
+    });
+
     it('answers the next request on a connection whose last body ended while reading was paused for it', async () => {
       // 70,000 bytes, read by nobody for 100 ms: the body stream fills past its high-water mark and
       // the socket pauses; the body then ends. The pause must end with it.

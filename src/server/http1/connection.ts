@@ -414,7 +414,8 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     const options: WriteOptions = {
       headRequest: exchange.head.method === 'HEAD',
       keepAlive: exchange.keepAlive,
-      chunkedAllowed: exchange.head.versionMinor === 1,
+      http10: exchange.head.versionMinor === 0,
+      keepAliveTimeout: Math.floor(this.host.options.keepAliveTimeout / 1000),
     };
     try {
       pending = writeResponse(this, response, options);
