@@ -8,11 +8,11 @@ import { installGlobalObjects } from './global-request.js';
 import { ServerCore } from './server-core.js';
 import { Slab } from '../bytes.js';
 import { writeLatin1 } from '../latin1.js';
-import { HIGH_WATER_MARK, headTimeout, type SocketTransport, type TransportEvents } from './connection.js';
+import { HIGH_WATER_MARK, headTimeout, type RuntimeAddress, type SocketTransport, type TransportEvents } from './connection.js';
 import { requestExchangeOf } from './request.js';
 import { upgradeWebSocket, type WebSocketOptions } from './websocket/upgrade.js';
 
-export type { ConnectionInfo } from './connection.js';
+export type { ConnectionInfo, RuntimeAddress } from './connection.js';
 export type { FetchHandler, ListeningInfo, RouteHandler, ServeOptions, Server } from './options.js';
 export type { Http2Options } from '../http2/options.js';
 export { requestTrailers, withTrailers } from './trailers.js';
@@ -40,6 +40,8 @@ interface DenoConn {
 interface DenoListener extends AsyncIterable<DenoConn> {
   readonly addr: DenoAddr;
   close(): void;
+  ref(): void;
+  unref(): void;
 }
 type UpgradeWebSocket = (request: Request, options?: WebSocketOptions) => { socket: unknown; response: Response };
 interface DenoNamespace {
@@ -246,17 +248,54 @@ class ConnTransport implements SocketTransport {
   }
 }
 
-class DenoServer extends ServerBase {
+/**
+ * What serve() returns on Deno: a Server, with the members of Deno.serve's `HttpServer` too, so
+ * code written for it (`await server.finished`, `server.shutdown()` on a signal, `server.addr`)
+ * keeps working.
+ */
+export interface DenoServer extends Server, AsyncDisposable {
+  /** Resolves once the server has closed (by `close()`, `shutdown()` or `signal`). */
+  readonly finished: Promise<void>;
+  /** Where it listens, as Deno.serve gives it (a `Deno.NetAddr`; the requested one before `ready`). */
+  readonly addr: RuntimeAddress;
+  /** `close()`: stops accepting and lets in-flight requests finish. */
+  shutdown(): Promise<void>;
+  /** The listener keeps the process alive again (the default). */
+  ref(): void;
+  /** The listener no longer keeps the process alive (open connections still do). */
+  unref(): void;
+}
+
+class DenoHttpServer extends ServerBase implements DenoServer {
   readonly ready: Promise<void>;
+  readonly finished: Promise<void>;
   private readonly core: ServerCore;
   private listener: DenoListener | null = null;
+  private closed!: () => void;
 
   constructor(options: ServeOptions) {
     super(options);
     // Deno serves node:zlib too: the same compression as on Node.
     this.core = new ServerCore(options, { webSocketDeflate: zlibDeflateCodec(zlib) });
     this.ready = Promise.resolve().then(() => this.listen());
+    this.finished = new Promise((resolve) => (this.closed = resolve));
     this.closeOnAbort();
+  }
+
+  get addr(): DenoAddr {
+    return this.listener?.addr ?? { transport: 'tcp', hostname: this.hostname, port: this.port };
+  }
+  shutdown(): Promise<void> {
+    return this.close();
+  }
+  ref(): void {
+    this.listener?.ref();
+  }
+  unref(): void {
+    this.listener?.unref();
+  }
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
   }
 
   private listen(): void {
@@ -301,18 +340,19 @@ class DenoServer extends ServerBase {
   protected async stop(): Promise<void> {
     this.listener?.close();
     await this.core.shutdown();
+    this.closed();
   }
 }
 
 /** Serves `options.fetch` (and `options.routes`) over HTTP/1.1, and HTTP/2 with `http2: true`, on Deno. */
-export function serve(options: ServeOptions, onListening?: (info: ListeningInfo) => void): Server {
+export function serve(options: ServeOptions, onListening?: (info: ListeningInfo) => void): DenoServer {
   checkServeOptions(options);
   checkListener(onListening);
   if (options.overrideGlobalObjects !== false) {
     installGlobalObjects();
     installDenoUpgrade();
   }
-  const server = new DenoServer(options);
+  const server = new DenoHttpServer(options);
   if (onListening) server.whenListening(onListening);
   return server;
 }

@@ -17,4 +17,34 @@ await server.ready;
 await new Promise((resolve) => setTimeout(resolve, 10));
 const listening = { calls, port: server.port };
 await server.close();
-console.log(JSON.stringify({ cases, listening }));
+
+// Deno.serve's HttpServer members: code written for it awaits `finished` and calls `shutdown()`.
+const served = serve({ fetch: () => new Response('ok') });
+let finished = false;
+void served.finished.then(() => (finished = true));
+await served.ready;
+const addr = served.addr;
+const answered = await (await fetch(`http://127.0.0.1:${addr.port}/`)).text();
+const finishedWhileServing = finished;
+await served.shutdown();
+await new Promise((resolve) => setTimeout(resolve, 0));
+let refused = false;
+await fetch(`http://127.0.0.1:${addr.port}/`).catch(() => (refused = true));
+const disposed = serve({ fetch: () => new Response('ok') });
+let disposedFinished = false;
+void disposed.finished.then(() => (disposedFinished = true));
+await disposed.ready;
+disposed.unref();
+disposed.ref();
+await disposed[Symbol.asyncDispose]();
+await new Promise((resolve) => setTimeout(resolve, 0));
+const httpServer = {
+  addr,
+  port: served.port,
+  answered,
+  finishedWhileServing,
+  finished,
+  refused,
+  disposedFinished,
+};
+console.log(JSON.stringify({ cases, listening, httpServer }));

@@ -13,6 +13,15 @@ describe('serve() options', () => {
   interface DenoResults {
     cases: { what: string; error: string; code: string; option: string; message: string }[];
     listening: { calls: ListeningInfo[]; port: number };
+    httpServer: {
+      addr: { transport: string; hostname: string; port: number };
+      port: number;
+      answered: string;
+      finishedWhileServing: boolean;
+      finished: boolean;
+      refused: boolean;
+      disposedFinished: boolean;
+    };
   }
   let denoResults: DenoResults | undefined;
   const deno = (): DenoResults => {
@@ -74,6 +83,19 @@ describe('serve() options', () => {
     await server.close((...args: unknown[]) => calls.push(args));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(calls).toEqual([[], []]);
+  });
+
+  it("deno: has Deno.serve's HttpServer members (addr, finished, shutdown(), ref/unref, asyncDispose)", () => {
+    const seen = deno().httpServer;
+    expect(seen).toEqual({
+      addr: { transport: 'tcp', hostname: '127.0.0.1', port: seen.port },
+      port: seen.port,
+      answered: 'ok',
+      finishedWhileServing: false,
+      finished: true,
+      refused: true,
+      disposedFinished: true,
+    });
   });
 
   it('does not call it when listening fails: ready rejects', async () => {
