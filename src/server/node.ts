@@ -6,7 +6,7 @@ import tls from 'node:tls';
 import zlib from 'node:zlib';
 import { zlibDeflateCodec } from '../websocket/deflate.js';
 import { OptionRangeError } from '../errors.js';
-import { checkListener, checkServeOptions, ServerBase, type ListeningInfo, type Server, type ServeOptions } from './options.js';
+import { checkListener, checkServeOptions, listenPort, ServerBase, type ListeningInfo, type Server, type ServeOptions } from './options.js';
 import { installGlobalObjects } from './global-request.js';
 import { ServerCore } from './server-core.js';
 import { headTimeout, type SocketTransport, type TransportEvents } from './connection.js';
@@ -209,7 +209,7 @@ class NodeServer extends ServerBase {
     this.listener.on('tlsClientError', (_error: Error, socket: tls.TLSSocket) => socket.destroy());
     this.ready = new Promise<void>((resolve, reject) => {
       this.listener.once('error', reject);
-      this.listener.listen(options.port ?? 0, options.hostname ?? '127.0.0.1', () => {
+      this.listener.listen(listenPort(options), options.hostname ?? '127.0.0.1', () => {
         this.listener.off('error', reject);
         resolve();
       });

@@ -47,7 +47,10 @@ export interface ServeOptions extends Limits, Timeouts {
   routes?: Record<string, RouteHandler>;
   /** A router you built; its values are route handlers. */
   router?: Router<RouteHandler>;
-  /** Default 0: a free port. */
+  /**
+   * Default 0: a free port. Its decimal digits as a string (`process.env.PORT`) are taken too, as
+   * node:http's `listen()` takes them.
+   */
   port?: number;
   /** Default '127.0.0.1'. Use '0.0.0.0' or '::' to listen on every interface. */
   hostname?: string;
@@ -230,9 +233,11 @@ export function checkServeOptions(options: unknown, adapterOptions: readonly str
     throw new InvalidOptionError('router', `router must be a Router, got ${describe(o.router)}`);
   }
   if (o.port !== undefined) {
-    if (typeof o.port !== 'number') throw new InvalidOptionError('port', `port must be a number, got ${describe(o.port)}`);
-    if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65_535)
-      throw new OptionRangeError('port', `port must be an integer in 0..65535, got ${o.port}`);
+    const digits = typeof o.port === 'string' && /^\d{1,5}$/.test(o.port);
+    if (typeof o.port !== 'number' && !digits) throw new InvalidOptionError('port', `port must be a number, got ${describe(o.port)}`);
+    const port = Number(o.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535)
+      throw new OptionRangeError('port', `port must be an integer in 0..65535, got ${describe(o.port)}`);
   }
   if (o.hostname !== undefined && (typeof o.hostname !== 'string' || o.hostname === ''))
     throw new InvalidOptionError('hostname', `hostname must be a non-empty string, got ${describe(o.hostname)}`);
@@ -253,6 +258,11 @@ export function checkServeOptions(options: unknown, adapterOptions: readonly str
     );
   }
   resolveServeOptions(o as ServeOptions); // the limits and timeouts
+}
+
+/** The port to listen on: the option as a number (checked by checkServeOptions), 0 when not given. */
+export function listenPort(options: ServeOptions): number {
+  return options.port === undefined ? 0 : Number(options.port);
 }
 
 /** Checks serve()'s second argument, the callback called once listening. */
@@ -326,7 +336,7 @@ export abstract class ServerBase implements Server {
   protected abstract stop(): Promise<void>;
 
   get port(): number {
-    return this.boundPort() || (this.options.port ?? 0);
+    return this.boundPort() || listenPort(this.options);
   }
   get hostname(): string {
     return this.options.hostname ?? '127.0.0.1';

@@ -38,6 +38,11 @@ disposed.unref();
 disposed.ref();
 await disposed[Symbol.asyncDispose]();
 await new Promise((resolve) => setTimeout(resolve, 0));
+// process.env.PORT, a string of digits, is taken as node:http's listen() takes it.
+const fromEnv = serve({ fetch: () => new Response('ok'), port: '0' as unknown as number });
+await fromEnv.ready;
+const stringPort = fromEnv.port;
+await fromEnv.close();
 const httpServer = {
   addr,
   port: served.port,
@@ -47,4 +52,4 @@ const httpServer = {
   refused,
   disposedFinished,
 };
-console.log(JSON.stringify({ cases, listening, httpServer }));
+console.log(JSON.stringify({ cases, listening, httpServer, stringPort }));

@@ -39,6 +39,20 @@ export const optionCases: OptionCase[] = [
     option: 'port',
   },
   {
+    what: 'a port string that is not plain digits',
+    options: () => ({ fetch: ok, port: ' 3e3' }),
+    error: 'TypeError',
+    code: 'ERR_INVALID_OPTION',
+    option: 'port',
+  },
+  {
+    what: 'a port string over 65535',
+    options: () => ({ fetch: ok, port: '70000' }),
+    error: 'RangeError',
+    code: 'ERR_OPTION_OUT_OF_RANGE',
+    option: 'port',
+  },
+  {
     what: 'a negative port',
     options: () => ({ fetch: ok, port: -1 }),
     error: 'RangeError',

@@ -22,6 +22,7 @@ describe('serve() options', () => {
       refused: boolean;
       disposedFinished: boolean;
     };
+    stringPort: number;
   }
   let denoResults: DenoResults | undefined;
   const deno = (): DenoResults => {
@@ -96,6 +97,24 @@ describe('serve() options', () => {
       refused: true,
       disposedFinished: true,
     });
+  });
+
+  // An app that passes process.env.PORT as it is (a string) listened on node:http, which
+  // @hono/node-server hands it to; serve() refused it.
+  it('takes a port given as a string of digits (process.env.PORT), on Node and Deno', async () => {
+    const probe = serve({ fetch: () => new Response('ok') });
+    await probe.ready;
+    const free = probe.port;
+    await probe.close();
+    const server = serve({ fetch: () => new Response('from env'), port: String(free) as unknown as number });
+    await server.ready;
+    try {
+      expect(server.port).toBe(free);
+      expect(await (await fetch(`http://127.0.0.1:${free}/`)).text()).toBe('from env');
+    } finally {
+      await server.close();
+    }
+    expect(deno().stringPort).toBeGreaterThan(0);
   });
 
   it('does not call it when listening fails: ready rejects', async () => {
