@@ -157,6 +157,7 @@ const PEER_OPTIONS: Readonly<Record<string, string>> = {
   createServer: 'for HTTPS pass tls: { cert, key }; for HTTP/2, http2: true',
   serverOptions: 'for HTTPS pass tls: { cert, key }; for HTTP/2, http2: true',
   autoCleanupIncoming: 'the server itself drains or closes on a request body left unread',
+  websocket: "WebSockets are built in, with no ws server: use upgradeWebSocket from 'wirespeed/hono' (or 'wirespeed/node')",
   onListen: "pass the callback as serve()'s second argument",
   handler: 'pass it as fetch',
   cert: 'pass tls: { cert, key }',

@@ -139,6 +139,9 @@ describe('serve() options', () => {
       'serve() has no option "createServer" (for HTTPS pass tls: { cert, key }; for HTTP/2, http2: true)',
     );
     expect(() => serve({ fetch: () => new Response(), onListen: () => undefined } as never)).toThrow(/second argument/);
+    expect(() => serve({ fetch: () => new Response(), websocket: { server: {} } } as never)).toThrow(
+      /has no option "websocket" \(WebSockets are built in, with no ws server: use upgradeWebSocket from 'wirespeed\/hono'/,
+    );
     expect(() => serve(new Hono() as never)).toThrow('serve() takes options, not an app: serve({ fetch: app.fetch, port: 3000 })');
     expect(() => serve({ ...new Hono(), port: 3000 } as never)).toThrow(
       /has no option "\w+" \(an app spread into the options\? pass \{ fetch: app\.fetch \}\)/,
