@@ -3,7 +3,16 @@
 // like a Node socket) and a read loop that stops while the core asks for a pause.
 import zlib from 'node:zlib';
 import { zlibDeflateCodec } from '../websocket/deflate.js';
-import { checkListener, checkServeOptions, listenPort, ServerBase, type ListeningInfo, type Server, type ServeOptions } from './options.js';
+import {
+  checkListener,
+  checkServeOptions,
+  listenPort,
+  pemPair,
+  ServerBase,
+  type ListeningInfo,
+  type Server,
+  type ServeOptions,
+} from './options.js';
 import { installGlobalObjects } from './global-request.js';
 import { ServerCore } from './server-core.js';
 import { Slab } from '../bytes.js';
@@ -303,7 +312,8 @@ class DenoHttpServer extends ServerBase implements DenoServer {
     const o = this.options;
     const at = { port: listenPort(o), hostname: o.hostname ?? '127.0.0.1' };
     const alpnProtocols = o.http2 ? ['h2', 'http/1.1'] : ['http/1.1'];
-    this.listener = o.tls ? deno.listenTls({ ...at, ...o.tls, alpnProtocols }) : deno.listen(at);
+    const pem = pemPair(o);
+    this.listener = pem ? deno.listenTls({ ...at, ...pem, alpnProtocols }) : deno.listen(at);
     void this.acceptLoop(this.listener, o.tls !== undefined);
   }
 

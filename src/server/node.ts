@@ -6,7 +6,16 @@ import tls from 'node:tls';
 import zlib from 'node:zlib';
 import { zlibDeflateCodec } from '../websocket/deflate.js';
 import { OptionRangeError } from '../errors.js';
-import { checkListener, checkServeOptions, listenPort, ServerBase, type ListeningInfo, type Server, type ServeOptions } from './options.js';
+import {
+  checkListener,
+  checkServeOptions,
+  listenPort,
+  pemPair,
+  ServerBase,
+  type ListeningInfo,
+  type Server,
+  type ServeOptions,
+} from './options.js';
 import { installGlobalObjects } from './global-request.js';
 import { ServerCore } from './server-core.js';
 import { headTimeout, type SocketTransport, type TransportEvents } from './connection.js';
@@ -193,7 +202,9 @@ class NodeServer extends ServerBase {
     this.listener = encrypted
       ? tls.createServer(
           {
-            ...options.tls,
+            // Other node:tls options given beside cert and key go through as they did.
+            ...(options.tls as unknown as tls.TlsOptions),
+            ...pemPair(options),
             // Not half-open over TLS: a client that ends during the handshake is closed at once
             // (half-open, Node would hold it until handshakeTimeout). HTTPS clients do not
             // half-close (a TLS close is the end), so nothing else changes.

@@ -61,8 +61,11 @@ export interface ServeOptions extends Limits, Timeouts {
    * sets the HTTP/2 limits. Default false.
    */
   http2?: boolean | Http2Options;
-  /** PEM certificate chain and key: serve HTTPS. */
-  tls?: { cert: string; key: string };
+  /**
+   * PEM certificate chain and key: serve HTTPS. As strings, or as the bytes of the PEM files
+   * (`fs.readFileSync('key.pem')`, which node:https takes).
+   */
+  tls?: { cert: string | Uint8Array; key: string | Uint8Array };
   /** Stops the server like `close()` when aborted. */
   signal?: AbortSignal;
   /**
@@ -244,8 +247,8 @@ export function checkServeOptions(options: unknown, adapterOptions: readonly str
     throw new InvalidOptionError('hostname', `hostname must be a non-empty string, got ${describe(o.hostname)}`);
   if (o.tls !== undefined) {
     const tls = o.tls as { cert?: unknown; key?: unknown } | null;
-    if (typeof tls?.cert !== 'string' || typeof tls.key !== 'string')
-      throw new InvalidOptionError('tls', 'tls must be { cert, key } with PEM strings');
+    const pem = (value: unknown) => typeof value === 'string' || value instanceof Uint8Array;
+    if (!pem(tls?.cert) || !pem(tls?.key)) throw new InvalidOptionError('tls', 'tls must be { cert, key } with PEM strings or bytes');
   }
   if (o.http2 !== undefined && typeof o.http2 !== 'boolean' && (o.http2 === null || typeof o.http2 !== 'object')) {
     throw new InvalidOptionError('http2', `http2 must be a boolean or an object of HTTP/2 limits, got ${describe(o.http2)}`);
@@ -259,6 +262,16 @@ export function checkServeOptions(options: unknown, adapterOptions: readonly str
     );
   }
   resolveServeOptions(o as ServeOptions); // the limits and timeouts
+}
+
+const pemDecoder = new TextDecoder();
+
+/** The TLS certificate chain and key as PEM strings (Deno's listenTls takes only strings), or undefined for plain TCP. */
+export function pemPair(options: ServeOptions): { cert: string; key: string } | undefined {
+  const tls = options.tls;
+  if (!tls) return undefined;
+  const text = (value: string | Uint8Array) => (typeof value === 'string' ? value : pemDecoder.decode(value));
+  return { cert: text(tls.cert), key: text(tls.key) };
 }
 
 /** The port to listen on: the option as a number (checked by checkServeOptions), 0 when not given. */

@@ -3,6 +3,10 @@
 import { serve, type ListeningInfo } from '../../src/server/deno.js';
 import { describeError, optionCases } from './option-cases.js';
 
+interface DenoTls {
+  readFileSync(path: URL): Uint8Array;
+}
+
 const cases = optionCases.map((c) => {
   try {
     serve(c.options() as Parameters<typeof serve>[0], c.listener?.() as Parameters<typeof serve>[1]);
@@ -43,6 +47,18 @@ const fromEnv = serve({ fetch: () => new Response('ok'), port: '0' as unknown as
 await fromEnv.ready;
 const stringPort = fromEnv.port;
 await fromEnv.close();
+// The PEM files' bytes (as node:https takes them), not only strings.
+const Deno = (globalThis as unknown as { Deno: DenoTls }).Deno;
+const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url);
+const secure = serve({
+  fetch: () => new Response('over tls'),
+  tls: { cert: Deno.readFileSync(fixture('cert.pem')), key: Deno.readFileSync(fixture('key.pem')) },
+});
+await secure.ready;
+// Deno's TLS client refuses the self-signed fixture as a server certificate (CaUsedAsEndEntity):
+// the test runs this script with --unsafely-ignore-certificate-errors=127.0.0.1.
+const tlsBytes = await (await fetch(`https://127.0.0.1:${secure.port}/`)).text();
+await secure.close();
 const httpServer = {
   addr,
   port: served.port,
@@ -52,4 +68,4 @@ const httpServer = {
   refused,
   disposedFinished,
 };
-console.log(JSON.stringify({ cases, listening, httpServer, stringPort }));
+console.log(JSON.stringify({ cases, listening, httpServer, stringPort, tlsBytes }));

@@ -1,6 +1,8 @@
 // serve() checks its options when called, with the same error class, code and option name on
 // Node and on Deno (the table is option-cases.ts).
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
 import { createRequire } from 'node:module';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
@@ -23,6 +25,7 @@ describe('serve() options', () => {
       disposedFinished: boolean;
     };
     stringPort: number;
+    tlsBytes: string;
   }
   let denoResults: DenoResults | undefined;
   const deno = (): DenoResults => {
@@ -30,7 +33,18 @@ describe('serve() options', () => {
     const script = new URL('./deno-options.ts', import.meta.url).pathname;
     const out = execFileSync(
       process.execPath,
-      [denoCli, 'run', '--quiet', '--allow-net', '--allow-read', '--allow-env', '--no-lock', '--sloppy-imports', script],
+      [
+        denoCli,
+        'run',
+        '--quiet',
+        '--allow-net',
+        '--allow-read',
+        '--allow-env',
+        '--no-lock',
+        '--sloppy-imports',
+        '--unsafely-ignore-certificate-errors=127.0.0.1',
+        script,
+      ],
       { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
     );
     return (denoResults = JSON.parse(out) as DenoResults);
@@ -115,6 +129,31 @@ describe('serve() options', () => {
       await server.close();
     }
     expect(deno().stringPort).toBeGreaterThan(0);
+  });
+
+  // node-server users read their PEM files into Buffers (serverOptions: { key: readFileSync(...) }).
+  it('takes tls cert and key as the bytes of the PEM files, on Node and Deno', async () => {
+    const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
+    const server = serve({ fetch: () => new Response('over tls'), tls: { cert: fixture('cert.pem'), key: fixture('key.pem') } });
+    await server.ready;
+    try {
+      const body = await new Promise<string>((resolve, reject) =>
+        https
+          .get({ host: '127.0.0.1', port: server.port, ca: fixture('cert.pem') }, (res) => {
+            let text = '';
+            res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+            res.on('end', () => resolve(text));
+          })
+          .on('error', reject),
+      );
+      expect(body).toBe('over tls');
+    } finally {
+      await server.close();
+    }
+    expect(deno().tlsBytes).toBe('over tls');
+    expect(() => serve({ fetch: () => new Response(), tls: { cert: 1, key: 'x' } as never })).toThrow(
+      'tls must be { cert, key } with PEM strings or bytes',
+    );
   });
 
   it('does not call it when listening fails: ready rejects', async () => {
