@@ -330,6 +330,11 @@ export interface Server {
   /** Resolves when listening; rejects if listening failed (e.g. the port is taken). */
   readonly ready: Promise<void>;
   /**
+   * Where it listens, as node:http's `server.address()` gives it (which @hono/node-server
+   * returns, so apps and their tests read `server.address().port`); null until listening.
+   */
+  address(): ListeningInfo | null;
+  /**
    * Stops accepting, closes idle connections, lets in-flight requests finish (see `gracefulTimeout`).
    * `callback` is called once closed, as node:http's `server.close(callback)` (which
    * @hono/node-server returns) calls it: with no error (closing twice is not one here).
@@ -380,9 +385,14 @@ export abstract class ServerBase implements Server {
    */
   whenListening(listener: (info: ListeningInfo) => void): void {
     void this.ready.then(
-      () => listener({ address: this.hostname, family: this.hostname.includes(':') ? 'IPv6' : 'IPv4', port: this.port }),
+      () => listener(this.address()!),
       () => undefined,
     );
+  }
+
+  address(): ListeningInfo | null {
+    if (!this.boundPort()) return null;
+    return { address: this.hostname, family: this.hostname.includes(':') ? 'IPv6' : 'IPv4', port: this.port };
   }
 
   /** Call at the end of the constructor (once `ready` is set): `options.signal` closes the server. */

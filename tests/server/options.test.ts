@@ -73,14 +73,18 @@ describe('serve() options', () => {
     const calls: ListeningInfo[] = [];
     const server = serve({ fetch: () => new Response('ok') }, (info) => calls.push(info));
     expect(calls).toEqual([]);
+    // node:http's server.address() (node-server returns its server): null until listening.
+    expect(server.address()).toBe(null);
     await server.ready;
     await new Promise((resolve) => setTimeout(resolve, 10));
     try {
       expect(calls).toEqual([{ address: '127.0.0.1', family: 'IPv4', port: server.port }]);
       expect(server.port).toBeGreaterThan(0);
+      expect(server.address()).toEqual(calls[0]);
     } finally {
       await server.close();
     }
+    expect(server.address()).toBe(null);
     const denoSide = deno().listening;
     expect(denoSide.calls).toEqual([{ address: '127.0.0.1', family: 'IPv4', port: denoSide.port }]);
   });
