@@ -349,6 +349,7 @@ class DenoHttpServer extends ServerBase implements DenoServer {
 
   protected async stop(): Promise<void> {
     this.listener?.close();
+    this.listener = null; // no longer bound: address() is null again, as on Node
     await this.core.shutdown();
     this.closed();
   }

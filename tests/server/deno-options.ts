@@ -28,6 +28,7 @@ let finished = false;
 void served.finished.then(() => (finished = true));
 await served.ready;
 const addr = served.addr;
+const addressServing = served.address();
 const answered = await (await fetch(`http://127.0.0.1:${addr.port}/`)).text();
 const finishedWhileServing = finished;
 await served.shutdown();
@@ -61,7 +62,9 @@ const tlsBytes = await (await fetch(`https://127.0.0.1:${secure.port}/`)).text()
 await secure.close();
 const httpServer = {
   addr,
-  port: served.port,
+  addressWhileServing: addressServing,
+  addressAfterShutdown: served.address(),
+  port: addr.port,
   answered,
   finishedWhileServing,
   finished,

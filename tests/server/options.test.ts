@@ -17,6 +17,8 @@ describe('serve() options', () => {
     listening: { calls: ListeningInfo[]; port: number };
     httpServer: {
       addr: { transport: string; hostname: string; port: number };
+      addressWhileServing: ListeningInfo | null;
+      addressAfterShutdown: ListeningInfo | null;
       port: number;
       answered: string;
       finishedWhileServing: boolean;
@@ -108,6 +110,8 @@ describe('serve() options', () => {
     const seen = deno().httpServer;
     expect(seen).toEqual({
       addr: { transport: 'tcp', hostname: '127.0.0.1', port: seen.port },
+      addressWhileServing: { address: '127.0.0.1', family: 'IPv4', port: seen.port },
+      addressAfterShutdown: null,
       port: seen.port,
       answered: 'ok',
       finishedWhileServing: false,
