@@ -177,7 +177,8 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     // A body cut short by the client's end is the client's bad framing: 400, as node:http answers,
     // not a server error (the handler's read rejects with the same ERR_INCOMPLETE).
     if (exchange && !exchange.requestComplete && !exchange.responseStarted) return this.parse(() => this.parser.finish());
-    // The client sends no more. Finish the response in flight, if any, then close.
+    // The client sends no more: no further request is taken, and the connection closes after the
+    // response in flight, if any.
     this.ending = true;
     if (!exchange || exchange.responseDone) return this.end();
     // As Node does, a client that stops sending is taken to be gone: the handler's signal aborts,
