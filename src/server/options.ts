@@ -195,8 +195,11 @@ function editDistance(a: string, b: string): number {
  * `adapterOptions`: the names only this runtime's adapter takes (Node: `workers`).
  */
 export function checkServeOptions(options: unknown, adapterOptions: readonly string[] = []): asserts options is ServeOptions {
-  if (options === null || typeof options !== 'object')
-    throw new InvalidOptionError('options', `serve() takes an options object, got ${describe(options)}`);
+  if (options === null || typeof options !== 'object') {
+    // Deno.serve(handler)'s form: say where the handler goes.
+    const hint = typeof options === 'function' ? ': pass the handler as serve({ fetch: handler })' : '';
+    throw new InvalidOptionError('options', `serve() takes an options object, got ${describe(options)}${hint}`);
+  }
   const o = options as Record<string, unknown>;
   // serve(app), which @hono/node-server takes: an app's own fields are not options (a hono app's
   // `onError` registers a handler, its `router` is not one), and its port would be a free one.
@@ -223,7 +226,8 @@ export function checkServeOptions(options: unknown, adapterOptions: readonly str
   fn('logError');
   fn('onError');
   if (o.fetch === undefined && o.routes === undefined && o.router === undefined) {
-    throw new InvalidOptionError('fetch', 'serve() needs a fetch handler, routes or a router');
+    // Deno.serve(options, handler) passes the handler second, where serve() takes its listening callback.
+    throw new InvalidOptionError('fetch', 'serve() needs a fetch handler, routes or a router: serve({ fetch: handler, port })');
   }
   if (o.routes !== undefined) {
     if (o.routes === null || typeof o.routes !== 'object')

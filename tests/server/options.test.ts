@@ -186,6 +186,13 @@ describe('serve() options', () => {
       'serve() has no option "createServer" (for HTTPS pass tls: { cert, key }; for HTTP/2, http2: true)',
     );
     expect(() => serve({ fetch: () => new Response(), onListen: () => undefined } as never)).toThrow(/second argument/);
+    // Deno.serve's forms, serve(handler) and serve(options, handler): where the handler goes.
+    expect(() => serve((() => new Response()) as never)).toThrow(
+      'serve() takes an options object, got a function: pass the handler as serve({ fetch: handler })',
+    );
+    expect(() => serve({ port: 0 }, (() => new Response()) as never)).toThrow(
+      'serve() needs a fetch handler, routes or a router: serve({ fetch: handler, port })',
+    );
     expect(() => serve({ fetch: () => new Response(), websocket: { server: {} } } as never)).toThrow(
       /has no option "websocket" \(WebSockets are built in, with no ws server: use upgradeWebSocket from 'wirespeed\/hono'/,
     );
