@@ -22,7 +22,7 @@ import { requestExchangeOf } from './request.js';
 import { upgradeWebSocket, type WebSocketOptions } from './websocket/upgrade.js';
 
 export type { ConnectionInfo, RuntimeAddress } from './connection.js';
-export type { FetchHandler, ListeningInfo, RouteHandler, ServeOptions, Server } from './options.js';
+export type { FetchHandler, ListeningInfo, RouteHandler, ServeOptions, Server, ServerEvent } from './options.js';
 export type { Http2Options } from '../http2/options.js';
 export { requestTrailers, withTrailers } from './trailers.js';
 export { LightResponse, RuntimeResponse } from './light-response.js';
@@ -263,8 +263,6 @@ class ConnTransport implements SocketTransport {
  * keeps working.
  */
 export interface DenoServer extends Server, AsyncDisposable {
-  /** Resolves once the server has closed (by `close()`, `shutdown()` or `signal`). */
-  readonly finished: Promise<void>;
   /** Where it listens, as Deno.serve gives it (a `Deno.NetAddr`; the requested one before `ready`). */
   readonly addr: RuntimeAddress;
   /** `close()`: stops accepting and lets in-flight requests finish. */
@@ -277,17 +275,14 @@ export interface DenoServer extends Server, AsyncDisposable {
 
 class DenoHttpServer extends ServerBase implements DenoServer {
   readonly ready: Promise<void>;
-  readonly finished: Promise<void>;
   private readonly core: ServerCore;
   private listener: DenoListener | null = null;
-  private closed!: () => void;
 
   constructor(options: ServeOptions) {
     super(options);
     // Deno serves node:zlib too: the same compression as on Node.
     this.core = new ServerCore(options, { webSocketDeflate: zlibDeflateCodec(zlib) });
     this.ready = Promise.resolve().then(() => this.listen());
-    this.finished = new Promise((resolve) => (this.closed = resolve));
     this.closeOnAbort();
   }
 
@@ -351,7 +346,6 @@ class DenoHttpServer extends ServerBase implements DenoServer {
     this.listener?.close();
     this.listener = null; // no longer bound: address() is null again, as on Node
     await this.core.shutdown();
-    this.closed();
   }
 }
 

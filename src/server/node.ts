@@ -21,7 +21,7 @@ import { ServerCore } from './server-core.js';
 import { headTimeout, type SocketTransport, type TransportEvents } from './connection.js';
 
 export type { ConnectionInfo } from './connection.js';
-export type { FetchHandler, ListeningInfo, RouteHandler, ServeOptions, Server } from './options.js';
+export type { FetchHandler, ListeningInfo, RouteHandler, ServeOptions, Server, ServerEvent } from './options.js';
 export type { Http2Options } from '../http2/options.js';
 export { requestTrailers, withTrailers } from './trailers.js';
 export { LightResponse, RuntimeResponse } from './light-response.js';

@@ -344,14 +344,32 @@ export interface Server {
    * @hono/node-server returns) calls it: with no error (closing twice is not one here).
    */
   close(callback?: (error?: Error) => void): Promise<void>;
+  /** Resolves once the server has closed (by `close()` or `signal`). */
+  readonly finished: Promise<void>;
+  /**
+   * node:http's server events that apps listen to on the server @hono/node-server returns:
+   * 'listening' (once listening), 'error' (listening failed; a listener handles it, as on
+   * node:http, instead of `ready`'s rejection going unhandled) and 'close' (once closed). Other
+   * events ('request', 'upgrade', ...) have no meaning here and are refused with a TypeError.
+   */
+  on(event: ServerEvent, listener: (error?: Error) => void): this;
+  /** As `on`: each of these events happens at most once. */
+  once(event: ServerEvent, listener: (error?: Error) => void): this;
 }
+
+/** The node:http server events a Server has (see `Server.on`). */
+export type ServerEvent = 'listening' | 'error' | 'close';
 
 /** What the adapters' servers share: where they listen, and a `close()` that runs once, after `ready`. */
 export abstract class ServerBase implements Server {
   abstract readonly ready: Promise<void>;
+  readonly finished: Promise<void>;
   private closing: Promise<void> | null = null;
+  private closed!: () => void;
 
-  constructor(protected readonly options: ServeOptions) {}
+  constructor(protected readonly options: ServeOptions) {
+    this.finished = new Promise((resolve) => (this.closed = resolve));
+  }
 
   /** The port bound, or 0 before listening. */
   protected abstract boundPort(): number;
@@ -371,7 +389,10 @@ export abstract class ServerBase implements Server {
   }
 
   close(callback?: (error?: Error) => void): Promise<void> {
-    const closing = (this.closing ??= this.ready.catch(() => undefined).then(() => this.stop()));
+    const closing = (this.closing ??= this.ready
+      .catch(() => undefined)
+      .then(() => this.stop())
+      .then(() => this.closed()));
     if (typeof callback === 'function') {
       // Called outside the promise chain, so that what it throws is uncaught, as from a close event.
       void closing.then(
@@ -392,6 +413,35 @@ export abstract class ServerBase implements Server {
       () => listener(this.address()!),
       () => undefined,
     );
+  }
+
+  on(event: ServerEvent, listener: (error?: Error) => void): this {
+    if (typeof listener !== 'function') throw new TypeError(`server.on('${String(event)}', listener): the listener must be a function`);
+    // Each called outside the promise chain, so that what it throws is uncaught, as from an event.
+    const later = (call: () => void) => queueMicrotask(call);
+    switch (event) {
+      case 'listening':
+        void this.ready.then(
+          () => later(() => listener()),
+          () => undefined,
+        );
+        break;
+      case 'error':
+        this.ready.catch((error: unknown) => later(() => listener(error as Error)));
+        break;
+      case 'close':
+        void this.finished.then(() => later(() => listener()));
+        break;
+      default:
+        throw new TypeError(
+          `server.on('${String(event)}') is not an event of this server: it has 'listening', 'error' and 'close' (requests go to fetch)`,
+        );
+    }
+    return this;
+  }
+
+  once(event: ServerEvent, listener: (error?: Error) => void): this {
+    return this.on(event, listener);
   }
 
   address(): ListeningInfo | null {

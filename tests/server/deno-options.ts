@@ -71,4 +71,13 @@ const httpServer = {
   refused,
   disposedFinished,
 };
-console.log(JSON.stringify({ cases, listening, httpServer, stringPort, tlsBytes }));
+// node:http's events, as on Node.
+const events: string[] = [];
+const evented = serve({ fetch: () => new Response('ok') })
+  .on('listening', () => events.push('listening'))
+  .on('close', () => events.push('close'));
+await evented.ready;
+await new Promise((resolve) => setTimeout(resolve, 0));
+await evented.close();
+await new Promise((resolve) => setTimeout(resolve, 0));
+console.log(JSON.stringify({ cases, listening, httpServer, stringPort, tlsBytes, events }));

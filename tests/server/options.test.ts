@@ -27,6 +27,7 @@ describe('serve() options', () => {
       disposedFinished: boolean;
     };
     stringPort: number;
+    events: string[];
     tlsBytes: string;
   }
   let denoResults: DenoResults | undefined;
@@ -162,6 +163,33 @@ describe('serve() options', () => {
     expect(() => serve({ fetch: () => new Response(), tls: { cert: 1, key: 'x' } as never })).toThrow(
       'tls must be { cert, key } with PEM strings or bytes',
     );
+  });
+
+  // Apps chain node:http's events on what @hono/node-server returns:
+  // serve(...).on('listening', () => console.log(server.address())), server.on('close', ...).
+  it("has node:http's server events: listening, error (which handles a failed listen), close; others are refused", async () => {
+    const seen: string[] = [];
+    const server = serve({ fetch: () => new Response('ok') })
+      .on('listening', () => seen.push(`listening ${server.address()?.port}`))
+      .once('close', () => seen.push('close'));
+    await server.ready;
+    const port = server.port;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(seen).toEqual([`listening ${port}`]);
+    // A second server on the taken port: its error listener gets EADDRINUSE.
+    const errors: unknown[] = [];
+    const taken = serve({ fetch: () => new Response('ok'), port }).on('error', (error) => errors.push(error));
+    await taken.ready.catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect((errors[0] as NodeJS.ErrnoException | undefined)?.code).toBe('EADDRINUSE');
+    expect(() => server.on('request' as never, () => undefined)).toThrow(
+      "server.on('request') is not an event of this server: it has 'listening', 'error' and 'close' (requests go to fetch)",
+    );
+    await server.close();
+    await server.finished;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(seen).toEqual([`listening ${port}`, 'close']);
+    expect(deno().events).toEqual(['listening', 'close']);
   });
 
   it('does not call it when listening fails: ready rejects', async () => {
