@@ -3,16 +3,7 @@
 // like a Node socket) and a read loop that stops while the core asks for a pause.
 import zlib from 'node:zlib';
 import { zlibDeflateCodec } from '../websocket/deflate.js';
-import {
-  checkListener,
-  checkServeOptions,
-  listenPort,
-  pemPair,
-  ServerBase,
-  type ListeningInfo,
-  type Server,
-  type ServeOptions,
-} from './options.js';
+import { checkListener, checkServeOptions, ServerBase, type ListeningInfo, type Server, type ServeOptions } from './options.js';
 import { installGlobalObjects } from './global-request.js';
 import { ServerCore } from './server-core.js';
 import { Slab } from '../bytes.js';
@@ -31,13 +22,8 @@ export { ServerWebSocket } from './websocket/socket.js';
 export { WebSocketHandshakeError } from '../websocket/handshake.js';
 
 // The slice of the Deno namespace this adapter uses (the project compiles with Node's types).
-interface DenoAddr {
-  transport: string;
-  hostname: string;
-  port: number;
-}
 interface DenoConn {
-  readonly remoteAddr: DenoAddr;
+  readonly remoteAddr: RuntimeAddress;
   read(buffer: Uint8Array): Promise<number | null>;
   write(data: Uint8Array): Promise<number>;
   closeWrite(): Promise<void>;
@@ -47,7 +33,7 @@ interface DenoConn {
   handshake?(): Promise<{ alpnProtocol: string | null }>;
 }
 interface DenoListener extends AsyncIterable<DenoConn> {
-  readonly addr: DenoAddr;
+  readonly addr: RuntimeAddress;
   close(): void;
   ref(): void;
   unref(): void;
@@ -125,7 +111,7 @@ class ConnTransport implements SocketTransport {
   readonly remoteAddress: string;
   readonly remotePort: number;
   /** Deno.serve gives handlers this object as `info.remoteAddr`: so does this server. */
-  readonly remoteAddr: DenoAddr;
+  readonly remoteAddr: RuntimeAddress;
   alpnProtocol: string | null = null;
   events: TransportEvents | null = null;
   /** Strings are latin1, one byte per char: their length is their size. */
@@ -286,7 +272,7 @@ class DenoHttpServer extends ServerBase implements DenoServer {
     this.closeOnAbort();
   }
 
-  get addr(): DenoAddr {
+  get addr(): RuntimeAddress {
     return this.listener?.addr ?? { transport: 'tcp', hostname: this.hostname, port: this.port };
   }
   shutdown(): Promise<void> {
@@ -305,9 +291,10 @@ class DenoHttpServer extends ServerBase implements DenoServer {
   private listen(): void {
     const deno = denoNamespace();
     const o = this.options;
-    const at = { port: listenPort(o), hostname: o.hostname ?? '127.0.0.1' };
+    // Not bound yet: the port and hostname asked for.
+    const at = { port: this.port, hostname: this.hostname };
     const alpnProtocols = o.http2 ? ['h2', 'http/1.1'] : ['http/1.1'];
-    const pem = pemPair(o);
+    const pem = this.pem();
     this.listener = pem ? deno.listenTls({ ...at, ...pem, alpnProtocols }) : deno.listen(at);
     void this.acceptLoop(this.listener, o.tls !== undefined);
   }

@@ -6,16 +6,7 @@ import tls from 'node:tls';
 import zlib from 'node:zlib';
 import { zlibDeflateCodec } from '../websocket/deflate.js';
 import { OptionRangeError } from '../errors.js';
-import {
-  checkListener,
-  checkServeOptions,
-  listenPort,
-  pemPair,
-  ServerBase,
-  type ListeningInfo,
-  type Server,
-  type ServeOptions,
-} from './options.js';
+import { checkListener, checkServeOptions, ServerBase, type ListeningInfo, type Server, type ServeOptions } from './options.js';
 import { installGlobalObjects } from './global-request.js';
 import { ServerCore } from './server-core.js';
 import { headTimeout, type SocketTransport, type TransportEvents } from './connection.js';
@@ -204,7 +195,7 @@ class NodeServer extends ServerBase {
           {
             // Other node:tls options given beside cert and key go through as they did.
             ...(options.tls as unknown as tls.TlsOptions),
-            ...pemPair(options),
+            ...this.pem(),
             // Not half-open over TLS: a client that ends during the handshake is closed at once
             // (half-open, Node would hold it until handshakeTimeout). HTTPS clients do not
             // half-close (a TLS close is the end), so nothing else changes.
@@ -220,7 +211,8 @@ class NodeServer extends ServerBase {
     this.listener.on('tlsClientError', (_error: Error, socket: tls.TLSSocket) => socket.destroy());
     this.ready = new Promise<void>((resolve, reject) => {
       this.listener.once('error', reject);
-      this.listener.listen(listenPort(options), options.hostname ?? '127.0.0.1', () => {
+      // Not bound yet: the port and hostname asked for.
+      this.listener.listen(this.port, this.hostname, () => {
         this.listener.off('error', reject);
         resolve();
       });

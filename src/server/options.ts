@@ -270,16 +270,8 @@ export function checkServeOptions(options: unknown, adapterOptions: readonly str
 
 const pemDecoder = new TextDecoder();
 
-/** The TLS certificate chain and key as PEM strings (Deno's listenTls takes only strings), or undefined for plain TCP. */
-export function pemPair(options: ServeOptions): { cert: string; key: string } | undefined {
-  const tls = options.tls;
-  if (!tls) return undefined;
-  const text = (value: string | Uint8Array) => (typeof value === 'string' ? value : pemDecoder.decode(value));
-  return { cert: text(tls.cert), key: text(tls.key) };
-}
-
-/** The port to listen on: the option as a number (checked by checkServeOptions), 0 when not given. */
-export function listenPort(options: ServeOptions): number {
+/** The port option as a number (checked by checkServeOptions), 0 when not given. */
+function listenPort(options: ServeOptions): number {
   return options.port === undefined ? 0 : Number(options.port);
 }
 
@@ -382,6 +374,14 @@ export abstract class ServerBase implements Server {
   get hostname(): string {
     return this.options.hostname ?? '127.0.0.1';
   }
+  /** The TLS certificate chain and key as PEM strings (Deno's listenTls takes only strings), or undefined for plain TCP. */
+  protected pem(): { cert: string; key: string } | undefined {
+    const tls = this.options.tls;
+    if (!tls) return undefined;
+    const text = (value: string | Uint8Array) => (typeof value === 'string' ? value : pemDecoder.decode(value));
+    return { cert: text(tls.cert), key: text(tls.key) };
+  }
+
   /** `http://127.0.0.1:8080`, with brackets for IPv6. */
   get url(): string {
     const host = this.hostname.includes(':') ? `[${this.hostname}]` : this.hostname;
@@ -409,10 +409,7 @@ export abstract class ServerBase implements Server {
    * 'listening' event.
    */
   whenListening(listener: (info: ListeningInfo) => void): void {
-    void this.ready.then(
-      () => listener(this.address()!),
-      () => undefined,
-    );
+    this.on('listening', () => listener(this.address()!));
   }
 
   on(event: ServerEvent, listener: (error?: Error) => void): this {
