@@ -26,12 +26,13 @@ const BODY_KINDS: Record<number, BodyKind> = {
 };
 
 /**
- * Records of 64 words (14 fields) or more are copied into a slab: a word copied into an array costs
+ * Field records of 64 words (16 fields) or more are copied into a slab: a word copied into an array costs
  * ~3.5 ns here (50 fields: 735 ns), a slab copy ~180 ns. A head kept alive keeps its 16 KiB slab,
  * as it keeps the chunk its bytes came in.
  */
 const SLAB_MIN_WORDS = 64;
 const records = new Slab((length) => new Uint32Array(length), 4096);
+const NO_WORDS: readonly number[] = [];
 
 /**
  * A parsed head that makes strings only when asked: it keeps the input bytes and the parser's
@@ -42,8 +43,24 @@ const records = new Slab((length) => new Uint32Array(length), 4096);
 export abstract class MessageHead implements TableReader {
   private text: string | undefined;
   private headerList: HeaderList | undefined;
-  /** The wasm head record (layout in src/wasm/abi.ts `Head`): the live table, or a copy. */
-  protected words: ArrayLike<number>;
+  /**
+   * The fixed words of the wasm head record (layout in src/wasm/abi.ts `Head`), read at once:
+   * copying them out of the table later, when the next parse reclaims it, was a tenth of a
+   * one-shot parse here (an array and ten word copies).
+   */
+  private readonly flags: number;
+  private readonly bodyFraming: number;
+  private readonly framedLength: number;
+  private readonly fieldCount: number;
+  private readonly minor: number;
+  protected readonly aOffset: number;
+  protected readonly aLength: number;
+  protected readonly bOffset: number;
+  protected readonly bLength: number;
+  /** The field records (4 words each, from `Head.FIELDS`): the live table, or a copy of them. */
+  private words: ArrayLike<number>;
+  /** Where the field records start in `words`: `Head.FIELDS` in the table, 0 in a copy. */
+  private recordsAt: number = Head.FIELDS;
 
   constructor(
     private readonly input: Uint8Array,
@@ -52,21 +69,34 @@ export abstract class MessageHead implements TableReader {
     table: Uint32Array,
   ) {
     this.words = table;
+    this.flags = table[Head.FLAGS];
+    this.minor = table[Head.VERSION_MINOR];
+    this.bodyFraming = table[Head.BODY];
+    this.framedLength = table[Head.LENGTH_HI] * 0x1_0000_0000 + table[Head.LENGTH_LO];
+    this.aOffset = table[Head.A_OFF];
+    this.aLength = table[Head.A_LEN];
+    this.bOffset = table[Head.B_OFF];
+    this.bLength = table[Head.B_LEN];
+    this.fieldCount = table[Head.FIELD_COUNT];
   }
 
   /**
-   * Copies the record out of the result table, which is about to be reused. Once the fields were
-   * read as a list (`headers`), only the fixed words are copied and fields are read from the list:
-   * a 10-field record is 50 words, ~140 ns to copy here.
+   * Copies the field records out of the result table, which is about to be reused; none once the
+   * fields were read as a list (`headers`), which from then on answers for them.
    */
   detach(table: Uint32Array): void {
-    const count = this.headerList ? Head.FIELDS : Head.FIELDS + 4 * table[Head.FIELD_COUNT];
+    if (this.headerList) {
+      this.words = NO_WORDS;
+      return;
+    }
+    const count = 4 * this.fieldCount;
+    this.recordsAt = 0;
     if (count >= SLAB_MIN_WORDS) {
-      this.words = records.copy(table, 0, count);
+      this.words = records.copy(table, Head.FIELDS, Head.FIELDS + count);
       return;
     }
     const words = new Array<number>(count);
-    for (let i = 0; i < count; i++) words[i] = table[i];
+    for (let i = 0; i < count; i++) words[i] = table[Head.FIELDS + i];
     this.words = words;
   }
 
@@ -77,7 +107,7 @@ export abstract class MessageHead implements TableReader {
 
   /** The whole head as one string, decoded once. */
   private headText(): string {
-    return (this.text ??= latin1Range(this.input, this.start, this.end, (this.words[Head.FLAGS] & FLAG_ASCII) !== 0));
+    return (this.text ??= latin1Range(this.input, this.start, this.end, (this.flags & FLAG_ASCII) !== 0));
   }
 
   protected slice(offset: number, length: number): string {
@@ -88,48 +118,47 @@ export abstract class MessageHead implements TableReader {
     return 1;
   }
   get versionMinor(): number {
-    return this.words[Head.VERSION_MINOR];
+    return this.minor;
   }
   /** RFC 9112 §9.3: persistent unless `close` (1.1) or no `keep-alive` (1.0). */
   get keepAlive(): boolean {
-    return (this.words[Head.FLAGS] & FLAG_KEEP_ALIVE) !== 0;
+    return (this.flags & FLAG_KEEP_ALIVE) !== 0;
   }
   /** Protocol switch: Upgrade + Connection: upgrade, CONNECT, a 101 or a 2xx to CONNECT. */
   get upgrade(): boolean {
-    return (this.words[Head.FLAGS] & FLAG_UPGRADE) !== 0;
+    return (this.flags & FLAG_UPGRADE) !== 0;
   }
   get expectContinue(): boolean {
-    return (this.words[Head.FLAGS] & FLAG_EXPECT_CONTINUE) !== 0;
+    return (this.flags & FLAG_EXPECT_CONTINUE) !== 0;
   }
   /** How the body is framed (RFC 9112 §6.3). */
   get bodyKind(): BodyKind {
-    return BODY_KINDS[this.words[Head.BODY]];
+    return BODY_KINDS[this.bodyFraming];
   }
   /** The Content-Length when `bodyKind` is 'length', else -1. */
   get contentLength(): number {
-    if (this.words[Head.BODY] !== BODY_LENGTH) return -1;
-    return this.words[Head.LENGTH_HI] * 0x1_0000_0000 + this.words[Head.LENGTH_LO];
+    return this.bodyFraming === BODY_LENGTH ? this.framedLength : -1;
   }
 
   /** Once `headers` was read, its list is the head's fields (headerCount, headerName, get read it). */
   get headerCount(): number {
-    return this.headerList ? this.headerList.length : this.words[Head.FIELD_COUNT];
+    return this.headerList ? this.headerList.length : this.fieldCount;
   }
   /** Field name `i` in its original case. */
   headerName(i: number): string {
     if (this.headerList) return this.headerList[i][0];
-    const at = Head.FIELDS + 4 * i;
+    const at = this.recordsAt + 4 * i;
     return this.slice(this.words[at], this.words[at + 1]);
   }
   headerValue(i: number): string {
     if (this.headerList) return this.headerList[i][1];
-    const at = Head.FIELDS + 4 * i;
+    const at = this.recordsAt + 4 * i;
     return this.slice(this.words[at + 2], this.words[at + 3]);
   }
   /** Whether field `i`'s value is exactly `bytes` (latin1), compared without making its string. */
   headerValueEquals(i: number, bytes: Uint8Array): boolean {
     const list = this.headerList;
-    const at = Head.FIELDS + 4 * i;
+    const at = this.recordsAt + 4 * i;
     const length = list ? list[i][1].length : this.words[at + 3];
     if (length !== bytes.length) return false;
     if (list) {
@@ -148,8 +177,8 @@ export abstract class MessageHead implements TableReader {
     // One pass over the record, slicing the decoded head (the hot loop of parseRequest).
     const words = this.words;
     const text = this.headText();
-    const list: HeaderList = new Array(words[Head.FIELD_COUNT]);
-    for (let i = 0, at = Head.FIELDS; i < list.length; i++, at += 4) {
+    const list: HeaderList = new Array(this.fieldCount);
+    for (let i = 0, at = this.recordsAt; i < list.length; i++, at += 4) {
       const name = words[at];
       const value = words[at + 2];
       list[i] = [text.slice(name, name + words[at + 1]), text.slice(value, value + words[at + 3])];
@@ -164,7 +193,7 @@ export abstract class MessageHead implements TableReader {
     const list = this.headerList;
     const words = this.words;
     const count = this.headerCount;
-    for (let i = from, at = Head.FIELDS + 4 * from; i < count; i++, at += 4) {
+    for (let i = from, at = this.recordsAt + 4 * from; i < count; i++, at += 4) {
       const length = list ? list[i][0].length : words[at + 1];
       if (length === lowerName.length && this.headerName(i).toLowerCase() === lowerName) return i;
     }
@@ -184,20 +213,20 @@ export abstract class MessageHead implements TableReader {
 /** A parsed request head: method and target besides the fields. */
 export class RequestHead extends MessageHead {
   get method(): string {
-    return this.slice(this.words[Head.A_OFF], this.words[Head.A_LEN]);
+    return this.slice(this.aOffset, this.aLength);
   }
   /** The request-target as sent (origin-form, absolute-form, authority-form or `*`). */
   get url(): string {
-    return this.slice(this.words[Head.B_OFF], this.words[Head.B_LEN]);
+    return this.slice(this.bOffset, this.bLength);
   }
 }
 
 /** A parsed response head: status and reason besides the fields. */
 export class ResponseHead extends MessageHead {
   get status(): number {
-    return this.words[Head.B_OFF];
+    return this.bOffset;
   }
   get reason(): string {
-    return this.slice(this.words[Head.A_OFF], this.words[Head.A_LEN]);
+    return this.slice(this.aOffset, this.aLength);
   }
 }

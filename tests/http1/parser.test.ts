@@ -215,6 +215,22 @@ describe('heads read later', () => {
     expect([head.keepAlive, head.bodyKind, head.contentLength, head.versionMinor]).toEqual([true, 'length', 0, 1]);
   });
 
+  it('with many fields (copied into a slab), keep each field and the fixed words when read after the table is reused', () => {
+    const names = Array.from({ length: 20 }, (_, i) => `X-Field-${i}`);
+    const head = keepHead(`POST /many HTTP/1.0\r\nContent-Length: 7\r\n${names.map((n, i) => `${n}: v${i}\r\n`).join('')}\r\n`);
+    keepHead(FIRST);
+    expect([head.method, head.url, head.headerCount, head.headerName(20), head.headerValue(20), head.headerValue(1)]).toEqual([
+      'POST',
+      '/many',
+      21,
+      'X-Field-19',
+      'v19',
+      'v0',
+    ]);
+    expect([head.indexOfField('x-field-7'), head.headerValueEquals(8, encode('v7')), head.get('content-length')]).toEqual([8, true, '7']);
+    expect([head.keepAlive, head.bodyKind, head.contentLength, head.versionMinor]).toEqual([false, 'length', 7, 0]);
+  });
+
   it('keep their fields after a chunked body reuses the table', () => {
     const head = keepHead(FIRST);
     parseRequest(encode('POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n'));
