@@ -19,6 +19,46 @@ export function utf8Range(bytes: Uint8Array, start: number, end: number): string
   return decoder.decode(bytes.subarray(start, end));
 }
 
+/**
+ * Bytes of the pool `encodeOut` writes into: texts up to a quarter of it (whose UTF-8 always fits a
+ * fresh pool) are written there.
+ */
+const OUT_POOL_BYTES = 64 * 1024;
+/** Room a write may leave when it stopped short: one character's UTF-8 (4 bytes) did not fit. */
+const UTF8_MAX_CHAR = 4;
+let outPool = new Uint8Array(0);
+let outPoolUsed = 0;
+
+/**
+ * `text` as UTF-8, for bytes that only go out to the network: a view of a shared pool that is
+ * never written again (as Node's Buffer pool; a view kept alive keeps its 64 KiB pool). A fresh
+ * array from TextEncoder#encode is mostly its allocation: 2.6 us for 10 KB here, against
+ * 0.25 us written into the pool. Never hand these bytes to user code: its `.buffer` is the pool.
+ */
+export function encodeOut(text: string): Uint8Array {
+  if (text.length > OUT_POOL_BYTES / UTF8_MAX_CHAR) return encoder.encode(text);
+  for (;;) {
+    const room = outPool.length - outPoolUsed;
+    if (room >= text.length + UTF8_MAX_CHAR) {
+      const written = writeUtf8Within(outPool, outPoolUsed, text);
+      // A write that left room for one more character wrote all of `text`.
+      if (written <= room - UTF8_MAX_CHAR) {
+        const at = outPoolUsed;
+        outPoolUsed += written;
+        return outPool.subarray(at, outPoolUsed);
+      }
+    }
+    outPool = new Uint8Array(OUT_POOL_BYTES);
+    outPoolUsed = 0;
+  }
+}
+
+/** Writes as much of `text` as fits in bytes[at..] (whole characters); returns the bytes written. */
+function writeUtf8Within(bytes: Uint8Array, at: number, text: string): number {
+  if (nativeWrite) return nativeWrite.call(bytes, text, at, bytes.length - at);
+  return encoder.encodeInto(text, bytes.subarray(at)).written;
+}
+
 /** Most bytes `text` can take as UTF-8: 3 per UTF-16 code unit (a surrogate pair is 4 for 2). */
 export function maxUtf8Length(text: string): number {
   return text.length * 3;

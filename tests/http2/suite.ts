@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { h2specBin } from '../../scripts/tools.mjs';
 import { Flag, FrameType, uint32Bytes } from '../../src/http2/frame/header.js';
 import { curl, fixture } from '../server/clients.js';
-import { stats, useServer, type Launcher } from '../server/suite.js';
+import { stats, TEXT_LENGTHS, TEXT_UNITS, useServer, type Launcher } from '../server/suite.js';
 import { RawHttp2Client } from './raw-client.js';
 
 /** h2spec is installed by `npm run setup` (which `npm test` runs): missing, the conformance run fails rather than skips. */
@@ -150,6 +150,18 @@ export function http2Suite(name: string, launch: Launcher): void {
       expect(res.status).toBe(200);
       expect(res.body.length).toBe(body.length);
       expect(Buffer.compare(res.body, Buffer.from(body))).toBe(0);
+    });
+
+    it('sends text bodies of every size and script exactly, many streams at once (their UTF-8 shares pools)', async () => {
+      const cases = TEXT_UNITS.flatMap((unit) => TEXT_LENGTHS.map((n) => ({ unit, n })));
+      const responses = await withSession(server.url, (s) =>
+        Promise.all(cases.map(({ unit, n }, id) => request(s, get(`/repeat?id=${id}&n=${n}&unit=${encodeURIComponent(unit)}`)))),
+      );
+      responses.forEach((res, id) => {
+        const expected = Buffer.from(`${id}:${cases[id].unit.repeat(cases[id].n)}`);
+        expect(Buffer.compare(res.body, expected), `body ${id}`).toBe(0);
+        expect(res.headers['content-length'], `length ${id}`).toBe(String(expected.length));
+      });
     });
 
     it('sends a 2 MiB response within the client windows', async () => {

@@ -62,6 +62,9 @@ async function handle(request: Request, info: ConnectionInfo): Promise<Response>
       return text('Hello World!');
     case '/utf8':
       return text('héllo wörld ✓');
+    case '/repeat':
+      // A text body of `n` copies of `unit` (with the index at its start, so bodies differ).
+      return new Response(`${q.get('id')}:${(q.get('unit') ?? 'x').repeat(Number(q.get('n')))}`);
     case '/path':
       return text(`${request.method} ${url.pathname}${url.search}`);
     case '/echo':

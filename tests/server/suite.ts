@@ -7,6 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Http2Options } from '../../src/http2/options.js';
 import { curl, fixture, raw, statuses } from './clients.js';
 
+/** Text bodies of the sizes the writer treats differently (scanned, joined, pooled, too large to pool), in 1- to 4-byte characters. */
+export const TEXT_UNITS = ['x', 'é', '€', '😀'];
+export const TEXT_LENGTHS = [100, 300, 1000, 5000, 10_240, 17_000];
+
 /** JSON-safe server options: limits, timeouts, and whether to use the TLS fixture. */
 export interface TestServerOptions {
   tls?: boolean;
@@ -115,6 +119,21 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       });
       expect(post.status).toBe(201);
       expect(await post.json()).toEqual({ got: { a: [1, 2] } });
+    });
+
+    it('sends text bodies of every size and script exactly, many at once (their UTF-8 shares pools)', async () => {
+      const cases = TEXT_UNITS.flatMap((unit) => TEXT_LENGTHS.map((n) => ({ unit, n })));
+      const bodies = await Promise.all(
+        cases.map(async ({ unit, n }, id) => {
+          const res = await fetch(`${server.url}/repeat?id=${id}&n=${n}&unit=${encodeURIComponent(unit)}`);
+          return [res.headers.get('content-length'), await res.text()];
+        }),
+      );
+      bodies.forEach(([length, body], id) => {
+        const expected = `${id}:${cases[id].unit.repeat(cases[id].n)}`;
+        expect(body, `body ${id}`).toBe(expected);
+        expect(length, `length ${id}`).toBe(String(new TextEncoder().encode(expected).length));
+      });
     });
 
     it('sends every body kind: UTF-8 text, bytes, stream, Blob, FormData, null', async () => {

@@ -11,12 +11,12 @@ import { abandonUpgrade, acceptsUpgrade, answerFields, type PendingUpgrade } fro
 import { StreamTransport } from './stream-transport.js';
 import { trailersOf } from '../trailers.js';
 import { now } from '../clock.js';
+import { encodeOut } from '../../utf8.js';
 import type { Transport } from '../connection.js';
 import { STREAM_HIGH_WATER_MARK, type Send } from './send.js';
 import type { Http2Stream } from './stream.js';
 import type { StreamTable } from './streams.js';
 
-const encoder = new TextEncoder();
 const CONTINUE: [string, string][] = [[':status', '100']];
 
 /** What sending a response needs from the connection. */
@@ -64,7 +64,7 @@ export class Responder {
           fields = responseFields(prepared.status, prepared.headers, source.length, now());
           break;
         default:
-          body = source.kind === 'text' ? encoder.encode(source.text) : source.bytes;
+          body = source.kind === 'text' ? encodeOut(source.text) : source.bytes;
           fields = responseFields(prepared.status, prepared.headers, body.length, now());
           if (prepared.headOnly) body = null;
       }
