@@ -12,7 +12,7 @@ export class ResponseBodyError extends Error {}
  */
 const READY_TURNS = 6;
 /** The most bytes read ahead to learn a length; past it the body streams. */
-const READ_AHEAD_BYTES = 64 * 1024;
+export const READ_AHEAD_BYTES = 64 * 1024;
 
 type ReadResult = ReadableStreamReadResult<Uint8Array>;
 const NOT_YET = Symbol('not yet');

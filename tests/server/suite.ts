@@ -5,6 +5,7 @@ import net from 'node:net';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Http2Options } from '../../src/http2/options.js';
+import { READ_AHEAD_BYTES } from '../../src/server/body-chunks.js';
 import { curl, fixture, raw, statuses } from './clients.js';
 
 /** Text bodies of the sizes the writer treats differently (scanned, joined, pooled, too large to pool), in 1- to 4-byte characters. */
@@ -132,7 +133,11 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       bodies.forEach(([length, body], id) => {
         const expected = `${id}:${cases[id].unit.repeat(cases[id].n)}`;
         expect(body, `body ${id}`).toBe(expected);
-        expect(length, `length ${id}`).toBe(String(new TextEncoder().encode(expected).length));
+        // The runtime's Response gives its body only as a stream, whose length is learnt by reading
+        // ahead, up to READ_AHEAD_BYTES; a longer one goes out chunked.
+        const bytes = new TextEncoder().encode(expected).length;
+        const lengthKnown = expectations.globalsReplaced || bytes <= READ_AHEAD_BYTES;
+        expect(length, `length ${id}`).toBe(lengthKnown ? String(bytes) : null);
       });
     });
 
