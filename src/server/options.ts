@@ -6,8 +6,6 @@ import type { ConnectionInfo } from './connection.js';
 import { resolveHttp2Options, type Http2Options, type ResolvedHttp2Options } from '../http2/options.js';
 import type { Router } from '../router/index.js';
 
-/** What a handler learns about the connection besides the request. */
-
 /** A handler in the web-standard shape: hono's `app.fetch` is one. */
 export type FetchHandler = (request: Request, info: ConnectionInfo) => Response | Promise<Response>;
 
