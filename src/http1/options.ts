@@ -1,4 +1,4 @@
-import { OptionRangeError } from '../errors.js';
+import { checkOptionNames, InvalidOptionError, OptionRangeError, typeName } from '../errors.js';
 import { MAX_HEADERS_LIMIT, OPT_ALLOW_BARE_LF, OPT_ALLOW_OBS_FOLD } from '../wasm/abi.js';
 
 /** Parser limits and lenient switches. Every limit has a safe default (Node's where it has one). */
@@ -45,8 +45,29 @@ function limit(name: string, value: number | undefined, fallback: number, max: n
   return value;
 }
 
-/** Checks `options` (ranges, types) and fills in the defaults. */
-export function resolveOptions(options: ParserOptions = {}): ResolvedOptions {
+/** The names of ParserOptions. */
+const PARSER_OPTIONS: readonly string[] = [
+  'maxHeadBytes',
+  'maxHeaders',
+  'maxTargetBytes',
+  'maxChunkExtensionBytes',
+  'maxBodyBytes',
+  'allowBareLF',
+  'allowObsFold',
+];
+
+function flag(name: string, value: unknown): boolean {
+  if (value !== undefined && typeof value !== 'boolean')
+    throw new InvalidOptionError(name, `${name} must be a boolean, got ${typeName(value)}`);
+  return value === true;
+}
+
+/**
+ * Checks `options` (names, ranges, types) and fills in the defaults. `extra`: the names a parser
+ * takes besides ParserOptions (the response parser's `requestMethod`), which it checks itself.
+ */
+export function resolveOptions(options: ParserOptions = {}, extra: readonly string[] = []): ResolvedOptions {
+  checkOptionNames(options, extra.length ? [...PARSER_OPTIONS, ...extra] : PARSER_OPTIONS, 'the HTTP/1.1 parser');
   const u32 = 0xffff_ffff;
   return {
     maxHeadBytes: limit('maxHeadBytes', options.maxHeadBytes, 16 * 1024, 0x7fff_ffff),
@@ -57,6 +78,8 @@ export function resolveOptions(options: ParserOptions = {}): ResolvedOptions {
       options.maxBodyBytes === undefined
         ? Number.MAX_SAFE_INTEGER
         : limit('maxBodyBytes', options.maxBodyBytes, 0, Number.MAX_SAFE_INTEGER),
-    flags: (options.allowBareLF ? OPT_ALLOW_BARE_LF : 0) | (options.allowObsFold ? OPT_ALLOW_OBS_FOLD : 0),
+    flags:
+      (flag('allowBareLF', options.allowBareLF) ? OPT_ALLOW_BARE_LF : 0) |
+      (flag('allowObsFold', options.allowObsFold) ? OPT_ALLOW_OBS_FOLD : 0),
   };
 }

@@ -141,13 +141,37 @@ export function parseRequest(bytes: Uint8Array, options?: ParserOptions): Parsed
   return finish<ParsedRequest>(collector.run(parser, bytes, false), collector, parser);
 }
 
+let defaultResponse: { collector: Collector<ResponseHead>; parser: OneShotResponseParser } | undefined;
+
+/** Whether `options` sets nothing but the request method (a string), which the default response parser takes per call. */
+function onlyRequestMethod(options: unknown): options is { requestMethod?: string } {
+  if (typeof options !== 'object' || options === null) return false;
+  for (const key in options) if (key !== 'requestMethod') return false;
+  const method = (options as { requestMethod?: unknown }).requestMethod;
+  return method === undefined || typeof method === 'string';
+}
+
 /**
  * Parses the first response in `bytes`. A body framed by the end of the connection takes the rest
  * of `bytes`. `requestMethod` (default GET) decides HEAD / CONNECT framing.
  */
 export function parseResponse(bytes: Uint8Array, options?: ParserOptions & { requestMethod?: string }): ParsedResponse {
   expectBytes(bytes, 'parseResponse(bytes)');
-  const collector = new Collector<ResponseHead>();
-  const parser = new OneShotResponseParser(collector, options);
+  let collector: Collector<ResponseHead>;
+  let parser: OneShotResponseParser;
+  // As for requests: with default limits one parser serves every call (a parser per call was a
+  // fifth of a small response's parse: 599 against 482 ns for the incremental parser here).
+  if (options === undefined || onlyRequestMethod(options)) {
+    defaultResponse ??= (() => {
+      const c = new Collector<ResponseHead>();
+      return { collector: c, parser: new OneShotResponseParser(c) };
+    })();
+    ({ collector, parser } = defaultResponse);
+    parser.reset();
+    parser.requestMethod = options?.requestMethod ?? 'GET';
+  } else {
+    collector = new Collector<ResponseHead>();
+    parser = new OneShotResponseParser(collector, options);
+  }
   return finish<ParsedResponse>(collector.run(parser, bytes, true), collector, parser);
 }

@@ -1,5 +1,5 @@
 import { concat, concatAll } from '../bytes.js';
-import { expectBytes, InvalidArgumentError, typeName } from '../errors.js';
+import { expectBytes, InvalidArgumentError, InvalidOptionError, typeName } from '../errors.js';
 import {
   Chunked,
   OPT_REQUEST_CONNECT,
@@ -74,6 +74,8 @@ export abstract class MessageParser<H extends MessageHead> {
   constructor(
     protected readonly handler: MessageHandler<H>,
     options?: ParserOptions,
+    /** Option names a subclass takes besides ParserOptions (and checks itself). */
+    extraOptions: readonly string[] = [],
   ) {
     if (handler === null || typeof handler !== 'object' || typeof handler.onHead !== 'function') {
       throw new InvalidArgumentError(`a parser needs a handler with an onHead function, got ${typeName(handler)}`);
@@ -82,7 +84,7 @@ export abstract class MessageParser<H extends MessageHead> {
       if (handler[name] !== undefined && typeof handler[name] !== 'function')
         throw new InvalidArgumentError(`handler.${name} must be a function, got ${typeName(handler[name])}`);
     }
-    this.options = resolveOptions(options);
+    this.options = resolveOptions(options, extraOptions);
     if (wantsAsciiHint) this.options.flags |= OPT_REPORT_ASCII;
   }
 
@@ -391,14 +393,20 @@ export interface ResponseParserOptions extends ParserOptions {
   requestMethod?: string;
 }
 
+/** What the response parser takes besides ParserOptions. */
+const RESPONSE_OPTIONS = ['requestMethod'];
+
 /** The incremental parser for responses (clients, proxies). */
 export class ResponseParser extends MessageParser<ResponseHead> {
   /** The method of the request the next response answers; set it per message when pipelining. */
   requestMethod: string;
 
   constructor(handler: MessageHandler<ResponseHead>, options: ResponseParserOptions = {}) {
-    super(handler, options);
-    this.requestMethod = options.requestMethod ?? 'GET';
+    super(handler, options, RESPONSE_OPTIONS);
+    const method = options.requestMethod ?? 'GET';
+    if (typeof method !== 'string')
+      throw new InvalidOptionError('requestMethod', `requestMethod must be a string, got ${typeName(method)}`);
+    this.requestMethod = method;
   }
 
   protected headOptions(): number {

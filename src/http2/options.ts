@@ -1,6 +1,6 @@
 // The limits of an HTTP/2 connection. nghttp2 (Node's http2) is the reference where it has a
 // default; the flood limits follow the token buckets nghttp2 added for CVE-2023-44487.
-import { OptionRangeError } from '../errors.js';
+import { checkOptionNames, OptionRangeError } from '../errors.js';
 
 /** The limits of `serve({ http2: { ... } })` (defaults after nghttp2). */
 export interface Http2Options {
@@ -46,8 +46,24 @@ function integer(name: string, value: number | undefined, fallback: number, min:
   return value;
 }
 
-/** Checks `options` and fills in the defaults. */
+/** The names of Http2Options. */
+const HTTP2_OPTIONS: readonly string[] = [
+  'maxConcurrentStreams',
+  'initialWindowSize',
+  'connectionWindowSize',
+  'maxFrameSize',
+  'headerTableSize',
+  'maxHeaderListSize',
+  'maxResetsPerSecond',
+  'resetBurst',
+  'maxControlFramesPerSecond',
+  'settingsTimeout',
+  'pingTimeout',
+];
+
+/** Checks `options` (names and ranges) and fills in the defaults. */
 export function resolveHttp2Options(options: Http2Options = {}): ResolvedHttp2Options {
+  checkOptionNames(options, HTTP2_OPTIONS, 'http2', 'http2');
   return {
     maxConcurrentStreams: integer('maxConcurrentStreams', options.maxConcurrentStreams, 100, 1, 0xffff_ffff),
     initialWindowSize: integer('initialWindowSize', options.initialWindowSize, 256 * 1024, 1, MAX_WINDOW),

@@ -1,6 +1,6 @@
 // What `serve()` accepts, and the limits it falls back to. Node's http server is the reference for
 // every default that it has; the rest are chosen to be safe on a public port.
-import { InvalidOptionError, OptionRangeError, typeName } from '../errors.js';
+import { closest, InvalidOptionError, OptionRangeError, typeName } from '../errors.js';
 import { resolveOptions as resolveParserOptions, type ParserOptions } from '../http1/options.js';
 import type { ConnectionInfo } from './connection.js';
 import { resolveHttp2Options, type Http2Options, type ResolvedHttp2Options } from '../http2/options.js';
@@ -164,28 +164,6 @@ const PEER_OPTIONS: Readonly<Record<string, string>> = {
   cert: 'pass tls: { cert, key }',
   key: 'pass tls: { cert, key }',
 };
-
-/** The known name closest to `name` (a typo such as `prot`), if one is close. */
-function closest(name: string, known: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of known) {
-    const d = editDistance(name.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
-  }
-  return previous[b.length];
-}
 
 /**
  * Checks what `serve()` was given, when it is called: names, types and ranges, each error naming

@@ -373,6 +373,36 @@ describe('inputs of the wrong type', () => {
     expect(parseRequest(Buffer.from('GET / HTTP/1.1\r\nHost: a\r\n\r\n')).url).toBe('/');
   });
 
+  it('options that are misspelt, of the wrong type or not an object are refused, naming the option', () => {
+    const option = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return [(error as { code?: string }).code, (error as { option?: string }).option, (error as Error).message];
+      }
+      return 'accepted';
+    };
+    const bytes = encode(GET);
+    const response = encode('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
+    // A misspelt limit was ignored: the default held, unseen.
+    expect(option(() => parseRequest(bytes, { maxHeader: 1 } as never))).toEqual([
+      'ERR_INVALID_OPTION',
+      'maxHeader',
+      'the HTTP/1.1 parser has no option "maxHeader" (did you mean "maxHeaders"?)',
+    ]);
+    expect(option(() => new RequestParser({ onHead() {} }, { requestMethod: 'HEAD' } as never))[1]).toBe('requestMethod');
+    expect(option(() => parseRequest(bytes, null as never))).toEqual([
+      'ERR_INVALID_OPTION',
+      'options',
+      'the HTTP/1.1 parser takes an options object, got null',
+    ]);
+    expect(option(() => parseRequest(bytes, { allowBareLF: 'yes' } as never))[1]).toBe('allowBareLF');
+    expect(option(() => parseResponse(response, { requestMethod: 5 } as never))[1]).toBe('requestMethod');
+    expect(option(() => parseResponse(response, { requestMetod: 'HEAD' } as never))[2]).toMatch(/did you mean "requestMethod"/);
+    expect(option(() => parseResponse(response, 'HEAD' as never))[1]).toBe('options');
+    expect(parseResponse(response, { requestMethod: 'HEAD', maxHeaders: 5 }).status).toBe(200);
+  });
+
   it('a parser without onHead is refused when made, not at the first message', () => {
     expect(() => new RequestParser({} as never)).toThrow('a parser needs a handler with an onHead function, got an Object');
     expect(errorCode(() => new RequestParser(undefined as never))).toBe('ERR_INVALID_ARG_TYPE');
@@ -657,6 +687,25 @@ describe('lenient options', () => {
 });
 
 describe('responses', () => {
+  it('results stay whole after later calls, failed ones included, and each call has its own request method (the default parser is reused)', () => {
+    const first = parseResponse(encode('HTTP/1.1 200 OK\r\nX-One: 1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nT: 1\r\n\r\n'));
+    expect(errorCode(() => parseResponse(encode('HTTP/1.1 200 OK\r\nBad Name: 1\r\n\r\n')))).toBe('ERR_INVALID_HEADER');
+    // Answering HEAD, a Content-Length frames no body: the rest is not this response's.
+    const head = parseResponse(encode('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n'), { requestMethod: 'HEAD' });
+    const second = parseResponse(encode('HTTP/1.1 404 Not Found\r\nContent-Length: 4\r\n\r\nnope'));
+    expect([first.status, first.headers, decode(first.body), first.trailers]).toEqual([
+      200,
+      [
+        ['X-One', '1'],
+        ['Transfer-Encoding', 'chunked'],
+      ],
+      'abc',
+      [['T', '1']],
+    ]);
+    expect([head.body.length, head.bytesConsumed]).toEqual([0, 39]);
+    expect([second.status, second.reason, decode(second.body)]).toEqual([404, 'Not Found', 'nope']);
+  });
+
   it('parses status, reason and a Content-Length body', () => {
     const r = parseResponse(encode('HTTP/1.1 404 Not Found\r\nContent-Length: 4\r\n\r\nnope'));
     expect([r.status, r.reason, decode(r.body), r.keepAlive]).toEqual([404, 'Not Found', 'nope', true]);

@@ -102,6 +102,21 @@ export const optionCases: OptionCase[] = [
     option: 'http2.maxConcurrentStreams',
   },
   {
+    // A misspelt limit was ignored: its default held, unseen.
+    what: 'a misspelt HTTP/2 limit',
+    options: () => ({ fetch: ok, http2: { maxConcurentStreams: 10 } }),
+    error: 'TypeError',
+    code: 'ERR_INVALID_OPTION',
+    option: 'http2.maxConcurentStreams',
+  },
+  {
+    what: 'http2 options that are not an object',
+    options: () => ({ fetch: ok, http2: 'yes' }),
+    error: 'TypeError',
+    code: 'ERR_INVALID_OPTION',
+    option: 'http2',
+  },
+  {
     what: 'tls without a key',
     options: () => ({ fetch: ok, tls: { cert: 'x' } }),
     error: 'TypeError',

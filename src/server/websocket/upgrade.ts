@@ -7,7 +7,7 @@
 // The response's status is 200, not 101: the Fetch standard's Response refuses 101 (a RangeError),
 // so middleware that re-makes a response (`new Response(res.body, res)`, as hono's cors does) would
 // fail on a 101. The connection writes 101 Switching Protocols on HTTP/1.1.
-import { InvalidOptionError, OptionRangeError } from '../../errors.js';
+import { checkOptionNames, InvalidOptionError, OptionRangeError } from '../../errors.js';
 import { fieldList } from '../../fields.js';
 import { negotiateDeflate, type DeflateParams } from '../../websocket/deflate.js';
 import { acceptValue, checkHandshake, WebSocketHandshakeError } from '../../websocket/handshake.js';
@@ -59,11 +59,7 @@ const OPTIONS = ['protocol', 'idleTimeout', 'maxPayload', 'compression'];
 let lastResolved: ResolvedWebSocketOptions = Object.freeze({ maxPayload: DEFAULT_MAX_PAYLOAD, idleTimeout: DEFAULT_IDLE_TIMEOUT_S * 1000 });
 
 function resolveOptions(options: WebSocketOptions): ResolvedWebSocketOptions {
-  if (options === null || typeof options !== 'object')
-    throw new InvalidOptionError('options', 'upgradeWebSocket options must be an object');
-  for (const name of Object.keys(options)) {
-    if (!OPTIONS.includes(name)) throw new InvalidOptionError(name, `upgradeWebSocket() has no option "${name}"`);
-  }
+  checkOptionNames(options, OPTIONS, 'upgradeWebSocket()');
   const idle = options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_S;
   if (typeof idle !== 'number' || !(idle >= 0) || !Number.isFinite(idle))
     throw new OptionRangeError('idleTimeout', `idleTimeout must be a number of seconds >= 0, got ${String(idle)}`);
