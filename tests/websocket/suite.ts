@@ -8,7 +8,7 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { WebSocket as UndiciWebSocket } from 'undici';
 import WebSocket from 'ws';
-import { useServer, type Launcher } from '../server/suite.js';
+import { TEXT_LENGTHS, TEXT_UNITS, useServer, type Launcher } from '../server/suite.js';
 import { clientFrame, closeFrame, RawWebSocket } from './raw-client.js';
 
 const TEXT = 0x81;
@@ -109,6 +109,23 @@ export function webSocketSuite(name: string, launch: Launcher) {
       ws.send(text);
       expect((await nextMessage(ws)).data.toString()).toBe(text);
       ws.close();
+    });
+
+    it('echoes text of every size and script exactly, many messages at once, plain and compressed (their UTF-8 shares pools)', async () => {
+      const texts = TEXT_UNITS.flatMap((unit) => TEXT_LENGTHS.map((n, i) => `${i}:${unit.repeat(n)}`));
+      for (const path of ['/ws/echo', '/ws/echo?deflate']) {
+        const ws = await open(server.port, path);
+        const received: string[] = [];
+        const all = new Promise<void>((resolve) =>
+          ws.on('message', (data: Buffer) => {
+            if (received.push(data.toString()) === texts.length) resolve();
+          }),
+        );
+        for (const text of texts) ws.send(text);
+        await all;
+        received.forEach((text, i) => expect(text, `${path}: message ${i}`).toBe(texts[i]));
+        ws.close();
+      }
     });
 
     it('sends a Blob as a binary message, in order with the messages around it', async () => {

@@ -10,6 +10,7 @@ import { FrameDecoder } from '../../websocket/frame-decoder.js';
 import { encodeFrame, frameHeaderText, Opcode } from '../../websocket/frame.js';
 import { MessageReader, type MessageSink } from '../../websocket/message-reader.js';
 import { OPT_RSV1 } from '../../wasm/abi.js';
+import { encodeOut } from '../../utf8.js';
 import type { ConnectionHost, ServerConnection, Transport } from '../connection.js';
 
 /** What a WebSocket connection needs from where it runs (the server core, or an HTTP/2 connection). */
@@ -40,7 +41,6 @@ export interface ResolvedWebSocketOptions {
 const EMPTY = new Uint8Array(0);
 /** No char above 0x7f: the string's chars are its UTF-8 bytes. */
 const NOT_ASCII = /[^\0-\x7f]/;
-const encoder = new TextEncoder();
 
 /** One WebSocket connection after its handshake. */
 export class WebSocketConnection implements ServerConnection, SocketLink, MessageSink {
@@ -212,7 +212,8 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
       this.transport.write(frameHeaderText(Opcode.TEXT, text.length) + text);
       return;
     }
-    this.sendMessage(Opcode.TEXT, encoder.encode(text));
+    // Into the shared pool: the frame (or the deflated payload) is made from it at once.
+    this.sendMessage(Opcode.TEXT, encodeOut(text));
   }
 
   startClose(code: number | undefined, reason: string): void {
