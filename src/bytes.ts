@@ -44,12 +44,31 @@ export class Slab<A extends Uint8Array | Uint32Array> {
   /** A copy of `source[start..end)` that stays valid when `source` changes. */
   copy(source: Uint8Array | Uint32Array, start: number, end: number): A {
     const count = end - start;
+    const at = this.reserve(count);
+    this.current.set(source.subarray(start, end), at);
+    return this.take(count);
+  }
+
+  /**
+   * Where `count` free elements start in `slab` (a new slab when the current one has not that many
+   * left), for a caller that writes them in place and then `take`s what it wrote.
+   */
+  reserve(count: number): number {
     if (this.used + count > this.current.length) {
       this.current = this.create(Math.max(this.length, count));
       this.used = 0;
     }
+    return this.used;
+  }
+
+  /** The slab `reserve` points into. */
+  get slab(): A {
+    return this.current;
+  }
+
+  /** The next `count` elements, written by the caller, as a view that no later call writes. */
+  take(count: number): A {
     const at = this.used;
-    this.current.set(source.subarray(start, end), at);
     this.used += count;
     return this.current.subarray(at, this.used) as A;
   }

@@ -46,7 +46,7 @@ function limit(name: string, value: number | undefined, fallback: number, max: n
 }
 
 /** The names of ParserOptions. */
-const PARSER_OPTIONS: readonly string[] = [
+export const PARSER_OPTIONS: readonly string[] = [
   'maxHeadBytes',
   'maxHeaders',
   'maxTargetBytes',
@@ -63,11 +63,11 @@ function flag(name: string, value: unknown): boolean {
 }
 
 /**
- * Checks `options` (names, ranges, types) and fills in the defaults. `extra`: the names a parser
- * takes besides ParserOptions (the response parser's `requestMethod`), which it checks itself.
+ * Checks `options` (names, ranges, types) and fills in the defaults. `names`: the option names the
+ * parser takes (the response parser adds `requestMethod`, which it checks itself).
  */
-export function resolveOptions(options: ParserOptions = {}, extra: readonly string[] = []): ResolvedOptions {
-  checkOptionNames(options, extra.length ? [...PARSER_OPTIONS, ...extra] : PARSER_OPTIONS, 'the HTTP/1.1 parser');
+export function resolveOptions(options: ParserOptions = {}, names: readonly string[] = PARSER_OPTIONS): ResolvedOptions {
+  checkOptionNames(options, names, 'the HTTP/1.1 parser');
   const u32 = 0xffff_ffff;
   return {
     maxHeadBytes: limit('maxHeadBytes', options.maxHeadBytes, 16 * 1024, 0x7fff_ffff),

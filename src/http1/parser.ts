@@ -14,7 +14,7 @@ import { wasmCore, type WasmCore } from '../wasm/module.js';
 import { HttpParseError } from './errors.js';
 import { RequestHead, ResponseHead, type HeaderList, type MessageHead } from './head.js';
 import { latin1Range, wantsAsciiHint } from '../latin1.js';
-import { resolveOptions, type ParserOptions, type ResolvedOptions } from './options.js';
+import { PARSER_OPTIONS, resolveOptions, type ParserOptions, type ResolvedOptions } from './options.js';
 
 /** What a parser reports, in order, for each message. */
 export interface MessageHandler<H extends MessageHead> {
@@ -74,8 +74,8 @@ export abstract class MessageParser<H extends MessageHead> {
   constructor(
     protected readonly handler: MessageHandler<H>,
     options?: ParserOptions,
-    /** Option names a subclass takes besides ParserOptions (and checks itself). */
-    extraOptions: readonly string[] = [],
+    /** The option names this parser takes (a subclass checks those beyond ParserOptions itself). */
+    optionNames: readonly string[] = PARSER_OPTIONS,
   ) {
     if (handler === null || typeof handler !== 'object' || typeof handler.onHead !== 'function') {
       throw new InvalidArgumentError(`a parser needs a handler with an onHead function, got ${typeName(handler)}`);
@@ -84,7 +84,7 @@ export abstract class MessageParser<H extends MessageHead> {
       if (handler[name] !== undefined && typeof handler[name] !== 'function')
         throw new InvalidArgumentError(`handler.${name} must be a function, got ${typeName(handler[name])}`);
     }
-    this.options = resolveOptions(options, extraOptions);
+    this.options = resolveOptions(options, optionNames);
     if (wantsAsciiHint) this.options.flags |= OPT_REPORT_ASCII;
   }
 
@@ -393,8 +393,8 @@ export interface ResponseParserOptions extends ParserOptions {
   requestMethod?: string;
 }
 
-/** What the response parser takes besides ParserOptions. */
-const RESPONSE_OPTIONS = ['requestMethod'];
+/** What the response parser takes: ParserOptions and `requestMethod`. */
+const RESPONSE_OPTIONS: readonly string[] = [...PARSER_OPTIONS, 'requestMethod'];
 
 /** The incremental parser for responses (clients, proxies). */
 export class ResponseParser extends MessageParser<ResponseHead> {
