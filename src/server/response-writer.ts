@@ -6,7 +6,7 @@ import { ResponseBodyError, type ResponseBody } from './body-chunks.js';
 import type { Transport } from './connection.js';
 import { prepareResponse, streamLength, type PreparedResponse } from './prepare-response.js';
 import { trailersOf } from './trailers.js';
-import { encodeOut } from '../utf8.js';
+import { encodeOut } from '../out-bytes.js';
 
 /** The connection as the writer sees it. */
 export interface WriteTarget {

@@ -43,32 +43,3 @@ describe('UTF-8 in place', async () => {
     expect(utf8.utf8Range(Uint8Array.of(0x61, 0xff, 0xc3, 0x62), 0, 4)).toBe('a\ufffd\ufffdb');
   });
 });
-
-describe('UTF-8 for the network, in a shared pool (encodeOut)', async () => {
-  const paths: [string, Utf8][] = [
-    ['native (Buffer)', await import('../../src/utf8.js')],
-    ['portable (TextEncoder)', await withoutBuffer()],
-  ];
-
-  it.each(paths)('%s: makes what TextEncoder makes, small and past the pooled size', (_name, utf8) => {
-    for (const text of [...TEXTS, 'x'.repeat(20_000), 'é'.repeat(17_000), '😀'.repeat(9_000)]) {
-      expect(utf8.encodeOut(text)).toEqual(new TextEncoder().encode(text));
-    }
-  });
-
-  it.each(paths)('%s: never writes over bytes it gave out, across pools, with multi-byte characters at every pool end', (_name, utf8) => {
-    // Lengths and endings vary so that the texts meet the end of a pool at every distance,
-    // including a 4-byte character that only partly fits; every third text is mostly multi-byte
-    // (its UTF-8 up to 3x its length, so it may not fit where its length would).
-    const endings = ['', 'é', '€', '😀', 'a\ud800'];
-    const texts = Array.from({ length: 3000 }, (_, i) =>
-      i % 3 === 0
-        ? `${i}:` + '€😀é'.repeat(1 + ((i * 31) % 400))
-        : `${i}:`.padEnd(1 + ((i * 7919) % 700), 'x') + endings[i % endings.length],
-    );
-    const given = texts.map((text) => utf8.encodeOut(text));
-    const encoder = new TextEncoder();
-    texts.forEach((text, i) => expect(given[i], `text ${i}`).toEqual(encoder.encode(text)));
-    expect(new Set(given.map((bytes) => bytes.buffer)).size).toBeGreaterThan(10); // many pools were filled
-  });
-});

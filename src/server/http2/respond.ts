@@ -11,7 +11,7 @@ import { abandonUpgrade, acceptsUpgrade, answerFields, type PendingUpgrade } fro
 import { StreamTransport } from './stream-transport.js';
 import { trailersOf } from '../trailers.js';
 import { now } from '../clock.js';
-import { encodeOut } from '../../utf8.js';
+import { encodeOut } from '../../out-bytes.js';
 import type { Transport } from '../connection.js';
 import { STREAM_HIGH_WATER_MARK, type Send } from './send.js';
 import type { Http2Stream } from './stream.js';

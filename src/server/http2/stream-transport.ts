@@ -1,7 +1,7 @@
 // A WebSocket's Transport on one HTTP/2 stream (RFC 8441 §5): its bytes go out as DATA within the
 // stream's windows, reading pauses by holding back WINDOW_UPDATE, ending is END_STREAM and
 // destroying is RST_STREAM CANCEL. The WebSocket connection cannot tell it from a socket.
-import { latin1Bytes } from '../../latin1.js';
+import { latin1Out } from '../../out-bytes.js';
 import type { Transport } from '../connection.js';
 import { STREAM_HIGH_WATER_MARK, type Send } from './send.js';
 import type { Http2Stream } from './stream.js';
@@ -29,7 +29,7 @@ export class StreamTransport implements Transport {
 
   write(data: Uint8Array | string): boolean {
     if (this.ended || !this.stream.state.canSend) return false;
-    this.send.data(this.stream, typeof data === 'string' ? latin1Bytes(data) : data);
+    this.send.data(this.stream, typeof data === 'string' ? latin1Out(data) : data);
     return !this.needsDrain;
   }
 

@@ -10,7 +10,7 @@ import { FrameDecoder } from '../../websocket/frame-decoder.js';
 import { encodeFrame, frameHeaderText, Opcode } from '../../websocket/frame.js';
 import { MessageReader, type MessageSink } from '../../websocket/message-reader.js';
 import { OPT_RSV1 } from '../../wasm/abi.js';
-import { encodeOut } from '../../utf8.js';
+import { encodeOut } from '../../out-bytes.js';
 import type { ConnectionHost, ServerConnection, Transport } from '../connection.js';
 
 /** What a WebSocket connection needs from where it runs (the server core, or an HTTP/2 connection). */

@@ -1,0 +1,49 @@
+// Text encoded for bytes that only go out to the network, into a shared pool instead of a fresh
+// array per call: on this VM a fresh typed array is mostly its allocation (TextEncoder#encode took
+// 2.6 us for 10 KB, against 0.25 us written into the pool). The pool's slabs are never written
+// again (as Node's Buffer pool): a view kept alive, queued behind flow control, keeps its slab.
+// Never hand these bytes to user code: their `.buffer` is the slab.
+import { Slab } from './bytes.js';
+import { writeLatin1 } from './latin1.js';
+import { writeUtf8 } from './utf8.js';
+
+/**
+ * Bytes of a slab of the pool: texts up to a quarter of it (whose UTF-8 always fits a fresh slab)
+ * are written there.
+ */
+const OUT_POOL_BYTES = 64 * 1024;
+/** The longest text written into the pool; a longer one gets its own array. */
+const POOLED_CHARS = OUT_POOL_BYTES / 4;
+/** Room a write may leave when it stopped short: one character's UTF-8 (4 bytes) did not fit. */
+const UTF8_MAX_CHAR = 4;
+const outPool = new Slab((length) => new Uint8Array(length), OUT_POOL_BYTES);
+const encoder = new TextEncoder();
+
+/** `text` as UTF-8, a view of the shared pool. */
+export function encodeOut(text: string): Uint8Array {
+  if (text.length > POOLED_CHARS) return encoder.encode(text);
+  // Room for the text as ASCII; a write that then left room for one more character wrote all of
+  // it. One that did not is written again into a fresh slab, which has room for any such text.
+  let at = outPool.reserve(text.length + UTF8_MAX_CHAR);
+  let written = writeUtf8(outPool.slab, at, text);
+  if (written > outPool.slab.length - at - UTF8_MAX_CHAR) {
+    at = outPool.reserve(OUT_POOL_BYTES);
+    written = writeUtf8(outPool.slab, at, text);
+  }
+  return outPool.take(written);
+}
+
+/**
+ * The latin1 bytes of `text` (char codes all < 256, as a frame header joined to its ASCII
+ * payload), a view of the shared pool.
+ */
+export function latin1Out(text: string): Uint8Array {
+  if (text.length > POOLED_CHARS) {
+    const bytes = new Uint8Array(text.length);
+    writeLatin1(text, bytes, 0);
+    return bytes;
+  }
+  const at = outPool.reserve(text.length);
+  writeLatin1(text, outPool.slab, at);
+  return outPool.take(text.length);
+}
