@@ -43,13 +43,10 @@ export function latin1(bytes: Uint8Array): string {
 
 const utf8Encoder = new TextEncoder();
 
-/** Latin1 bytes of a string whose char codes are all < 256 (the writer checks that first). */
+/** Latin1 bytes of a string whose char codes are all < 256 (the writer checks that first), in an array of their own. */
 export function latin1Bytes(text: string): Uint8Array {
-  // ASCII is the common case, and then its UTF-8 is the same bytes, encoded natively.
-  const utf8 = utf8Encoder.encode(text);
-  if (utf8.length === text.length) return utf8;
   const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  writeLatin1(text, bytes, 0);
   return bytes;
 }
 

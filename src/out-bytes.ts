@@ -4,7 +4,7 @@
 // again (as Node's Buffer pool): a view kept alive, queued behind flow control, keeps its slab.
 // Never hand these bytes to user code: their `.buffer` is the slab.
 import { Slab } from './bytes.js';
-import { writeLatin1 } from './latin1.js';
+import { latin1Bytes, writeLatin1 } from './latin1.js';
 import { writeUtf8 } from './utf8.js';
 
 /**
@@ -38,11 +38,7 @@ export function encodeOut(text: string): Uint8Array {
  * payload), a view of the shared pool.
  */
 export function latin1Out(text: string): Uint8Array {
-  if (text.length > POOLED_CHARS) {
-    const bytes = new Uint8Array(text.length);
-    writeLatin1(text, bytes, 0);
-    return bytes;
-  }
+  if (text.length > POOLED_CHARS) return latin1Bytes(text);
   const at = outPool.reserve(text.length);
   writeLatin1(text, outPool.slab, at);
   return outPool.take(text.length);

@@ -74,13 +74,14 @@ describe('UTF-8 for the network, in a shared pool (encodeOut)', async () => {
 
 describe('latin1 for the network (writeLatin1, latin1Out)', async () => {
   it.each(await paths<Latin1>('../src/latin1.js'))(
-    '%s: writeLatin1 writes each char code as one byte, at an offset, nothing else',
+    '%s: writeLatin1 writes each char code as one byte, at an offset, nothing else (and latin1Bytes makes them)',
     (_name, latin1) => {
       for (const text of LATIN1_TEXTS) {
         const bytes = new Uint8Array(3 + text.length + 3).fill(0xaa);
         latin1.writeLatin1(text, bytes, 3);
         expect(bytes.subarray(3, 3 + text.length), JSON.stringify(text.slice(0, 30))).toEqual(latin1Of(text));
         expect([...bytes.subarray(0, 3), ...bytes.subarray(3 + text.length)]).toEqual([0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa]);
+        expect(latin1.latin1Bytes(text)).toEqual(latin1Of(text));
       }
     },
   );
