@@ -20,7 +20,7 @@ export function flavorOf(impl: string): string {
 }
 
 /**
- * A ceiling, not a peer: the raw socket or transport with no protocol on it (raw-net, "raw
+ * A ceiling, not a peer: the raw socket or transport with no protocol on it (raw-net, raw-deno, "raw
  * transport, same bytes"). The overview's "fastest peer" leaves them out; they stay baselines.
  */
 export function isCeiling(impl: string): boolean {

@@ -1,6 +1,6 @@
 // Suite `server`: whole HTTP/1.1 servers under wrk, one at a time, each in its own process pinned
 // apart from the client. Peers: node:http (baseline), a raw `net` server answering fixed bytes (the
-// socket layer's ceiling), hono's node-server, fastify, Deno.serve, Bun.serve; wirespeed on Node
+// socket layer's ceiling; raw-deno is the same on Deno), hono's node-server, fastify, Deno.serve, Bun.serve; wirespeed on Node
 // (defaults, and with Node's own Response) and on Deno (Deno's Response, and LightResponse).
 // The `hono` groups run one hono app (hono-app.ts) on wirespeed and on the servers hono users run
 // it on today: @hono/node-server (the baseline) and Deno.serve.
@@ -20,6 +20,7 @@ function implementations(): ServerImpl[] {
     ...needing(['@hono/node-server'], [nodeServer('hono-node')]),
     ...needing(['fastify'], [nodeServer('fastify')]),
     ...denoServers('wirespeed-deno', 'wirespeed-deno-runtime', 'deno-serve'),
+    ...denoServers('raw-deno').map((impl) => ({ ...impl, helloOnly: true })),
     ...bunServers('bun-serve'),
   ];
 }

@@ -1,8 +1,15 @@
 // Starts one bench server on Deno: `deno run -A deno-servers.js NAME PORT`. Prints "ready".
 import { fetchAppSync } from './app.js';
 
+interface DenoConn {
+  read(buffer: Uint8Array): Promise<number | null>;
+  write(bytes: Uint8Array): Promise<number>;
+  setNoDelay(noDelay: boolean): void;
+  close(): void;
+}
 interface DenoServe {
   args: string[];
+  listen(options: { port: number; hostname: string }): AsyncIterable<DenoConn>;
   upgradeWebSocket(request: Request): { socket: WebSocket; response: Response };
   serve(
     options: { port: number; hostname: string; onListen: () => void },
@@ -13,6 +20,51 @@ const Deno = (globalThis as unknown as { Deno: DenoServe }).Deno;
 const [name, portText] = Deno.args;
 const port = Number(portText);
 const hostname = '127.0.0.1';
+
+const HELLO_RESPONSE = new TextEncoder().encode('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\nHello, World!');
+const GET = 'GET '.split('').map((char) => char.charCodeAt(0));
+
+/** Request starts ("GET ") in `bytes`: a read holds as many as the client pipelined. */
+function requestStarts(bytes: Uint8Array): number {
+  let count = 0;
+  for (let at = bytes.indexOf(GET[0]); at !== -1; at = bytes.indexOf(GET[0], at + 1)) {
+    if (bytes[at + 1] === GET[1] && bytes[at + 2] === GET[2] && bytes[at + 3] === GET[3]) count++;
+  }
+  return count;
+}
+
+/**
+ * The socket layer's ceiling on Deno, as raw-net is on Node: a `Deno.listen` loop that answers
+ * every request start in a read with the hello bytes, parsing nothing. What any HTTP server
+ * written in JavaScript over Deno's sockets costs at least.
+ */
+function serveRaw(): void {
+  const listener = Deno.listen({ port, hostname });
+  void (async () => {
+    for await (const conn of listener) void answerRaw(conn);
+  })();
+}
+
+async function answerRaw(conn: DenoConn): Promise<void> {
+  conn.setNoDelay(true);
+  const buffer = new Uint8Array(64 * 1024);
+  try {
+    for (let n = await conn.read(buffer); n !== null; n = await conn.read(buffer)) {
+      const count = requestStarts(buffer.subarray(0, n));
+      if (count === 0) continue;
+      const out = count === 1 ? HELLO_RESPONSE : new Uint8Array(count * HELLO_RESPONSE.length);
+      for (let i = 0; count > 1 && i < count; i++) out.set(HELLO_RESPONSE, i * HELLO_RESPONSE.length);
+      for (let sent = 0; sent < out.length;) sent += await conn.write(out.subarray(sent));
+    }
+  } catch {
+    // the client went away
+  }
+  try {
+    conn.close();
+  } catch {
+    // already closed
+  }
+}
 
 /** WebSocket echo (binary as ArrayBuffer, as a server app would take it). */
 interface EchoSocket {
@@ -40,6 +92,9 @@ switch (name) {
     await serve({ port, hostname, http2: true, fetch: fetchAppSync, overrideGlobalObjects: name === 'wirespeed-deno-h2' }).ready;
     break;
   }
+  case 'raw-deno':
+    serveRaw();
+    break;
   case 'deno-serve':
     await new Promise<void>((resolve) => Deno.serve({ port, hostname, onListen: resolve }, fetchAppSync));
     break;
