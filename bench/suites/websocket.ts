@@ -1,7 +1,8 @@
 // Suite `websocket`: WebSocket echo servers under a closed-loop client (bench/peers/ws-load.ts),
 // each in its own process pinned apart from the client: round trips per second, latency, server
 // CPU per message (one in, one out) and peak RSS. Peers: the `ws` package on node:http (the
-// baseline: what Node users install), Deno.upgradeWebSocket on Deno.serve, Bun's server.upgrade.
+// baseline: what Node users install), Deno.upgradeWebSocket on Deno.serve, Bun's server.upgrade;
+// raw-ws, a socket that answers each client frame with an echo-sized frame, is the ceiling.
 import { runWebSocketLoad, type WebSocketLoadSpec } from '../harness/load.js';
 import type { BenchCase, LoadRuns, Suite } from '../harness/types.js';
 import { measureServer } from './server.js';
@@ -11,6 +12,7 @@ function implementations(): ServerImpl[] {
   return [
     nodeServer('wirespeed-node-ws'),
     ...needing(['ws'], [nodeServer('ws-node', { baseline: true })]),
+    nodeServer('raw-ws'),
     ...denoServers('wirespeed-deno-ws', 'deno-ws'),
     ...bunServers('bun-ws'),
   ];

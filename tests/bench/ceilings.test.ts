@@ -1,6 +1,7 @@
-// The server suite's ceilings (raw-net on Node, raw-deno on Deno) parse no HTTP, but each must
-// still answer every request it is sent, one response per request, pipelined ones included:
-// otherwise wrk would count a ceiling that did less work than the servers beside it.
+// The load suites' ceilings (raw-net on Node and raw-deno on Deno for HTTP, raw-ws for WebSocket
+// echo) parse nothing, but each must still answer everything it is sent, one response per
+// request or frame, pipelined ones included: otherwise the load client would count a ceiling that
+// did less work than the servers beside it.
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { freePort, ServerProcess } from '../../bench/harness/load.js';
@@ -13,10 +14,19 @@ const GET = 'GET /hello HTTP/1.1\r\nHost: a\r\n\r\n';
 /** Quiet this long, the server has sent all it will for the request. */
 const QUIET_MS = 500;
 
-/** What the server sends back for `request`: once `responses` responses came, or it went quiet. */
-function exchange(port: number, request: string, responses: number): Promise<string> {
+/** Between the parts of a request written apart (so the server reads them apart). */
+const PART_GAP_MS = 50;
+
+/**
+ * What the server sends back for `request` (latin1; an array: parts written apart): once
+ * `responses` responses came, or it went quiet.
+ */
+function exchange(port: number, request: string | string[], responses: number): Promise<string> {
+  const parts = typeof request === 'string' ? [request] : request;
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
+    const socket = net.connect(port, '127.0.0.1', () =>
+      parts.forEach((part, i) => setTimeout(() => socket.write(part, 'latin1'), i * PART_GAP_MS)),
+    );
     let text = '';
     const done = () => resolve((socket.destroy(), clearTimeout(quiet), text));
     let quiet = setTimeout(done, QUIET_MS);
@@ -42,6 +52,33 @@ describe('the server suite ceilings', () => {
     try {
       expect(await exchange(port, GET, 1)).toBe(RESPONSE);
       expect(await exchange(port, GET.repeat(16), 16)).toBe(RESPONSE.repeat(16));
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('the websocket suite ceiling (raw-ws)', () => {
+  const HANDSHAKE =
+    'GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n';
+  /** A masked client text frame of 16 bytes (the mask is zero: the payload reads as sent). */
+  const FRAME = String.fromCharCode(0x81, 0x80 | 16, 0, 0, 0, 0) + 'x'.repeat(16);
+  const ECHO_BYTES = 2 + 16;
+
+  it('accepts the handshake (RFC 6455 sample key) and answers one echo-sized frame per frame, however they arrive', async () => {
+    const port = await freePort();
+    const server = await ServerProcess.start({ command: [process.execPath, `${servers}node-servers.js`, 'raw-ws', String(port)], port });
+    try {
+      // The handshake with three frames after it, the third cut in two, then three more at once.
+      const all = HANDSHAKE + FRAME.repeat(3);
+      const text = await exchange(port, [all.slice(0, -10), all.slice(-10), FRAME.repeat(3)], 100);
+      const head = text.slice(0, text.indexOf('\r\n\r\n') + 4);
+      expect(head).toMatch(/^HTTP\/1\.1 101 [^]*Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK\+xOo=\r\n/);
+      const echoes = text.slice(head.length);
+      expect(echoes.length).toBe(6 * ECHO_BYTES);
+      expect(echoes.charCodeAt(0)).toBe(0x81);
+      expect(echoes.charCodeAt(1)).toBe(16);
     } finally {
       await server.stop();
     }

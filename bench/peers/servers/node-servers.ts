@@ -1,6 +1,7 @@
 // Starts one bench server on Node: `node node-servers.js NAME PORT`. Prints "ready" once listening.
 // Every server answers the routes of app.ts (raw-net answers every request with the hello bytes:
 // it is the ceiling of Node's socket layer, not an HTTP server).
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
@@ -25,6 +26,35 @@ function nodeBody(path: string | undefined): [string, string] | null {
       return ['text/plain', KB10];
   }
   return null;
+}
+
+/** RFC 6455 §1.3: appended to the client's key, whose SHA-1 is the Sec-WebSocket-Accept value. */
+const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
+
+/** A client frame's whole (masked) size and payload length, from its first bytes; null until they are here. */
+function clientFrame(bytes: Buffer): { size: number; payload: number } | null {
+  if (bytes.length < 2) return null;
+  const short = bytes[1] & 0x7f;
+  const header = short < 126 ? 2 : short === 126 ? 4 : 10;
+  if (bytes.length < header) return null;
+  const payload = short < 126 ? short : short === 126 ? bytes.readUInt16BE(2) : Number(bytes.readBigUInt64BE(2));
+  return { size: header + 4 + payload, payload };
+}
+
+/** An unmasked server frame: first byte `first`, `payload` zero bytes. */
+function serverFrame(first: number, payload: number): Buffer {
+  const header = payload < 126 ? 2 : payload <= 0xffff ? 4 : 10;
+  const frame = Buffer.alloc(header + payload);
+  frame[0] = first;
+  if (header === 2) frame[1] = payload;
+  else if (header === 4) {
+    frame[1] = 126;
+    frame.writeUInt16BE(payload, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(payload), 2);
+  }
+  return frame;
 }
 
 /** The echo handler of the WebSocket servers that take a web-standard socket. */
@@ -130,6 +160,50 @@ async function start(): Promise<void> {
           for (let at = chunk.indexOf(GET); at !== -1; at = chunk.indexOf(GET, at + 4)) count++;
           if (count === 1) socket.write(RAW_RESPONSE);
           else if (count > 1) socket.write(Buffer.concat(Array(count).fill(RAW_RESPONSE)));
+        });
+        socket.on('error', () => socket.destroy());
+      });
+      await new Promise<void>((resolve) => server.listen(port, host, resolve));
+      return;
+    }
+    case 'raw-ws': {
+      // The socket layer's ceiling for WebSocket echo, as raw-net is for HTTP: the handshake
+      // answered, then an echo-sized frame written per client frame received, with no unmasking,
+      // no validation and no events (the load client sends one frame size and counts bytes).
+      const server = net.createServer((socket) => {
+        socket.setNoDelay(true);
+        let head = '';
+        let open = false;
+        let start: Buffer = Buffer.alloc(0);
+        let frame: { size: number; payload: number } | null = null;
+        let echo: Buffer = Buffer.alloc(0);
+        let received = 0;
+        socket.on('data', (data: Buffer) => {
+          let chunk: Buffer = data;
+          if (!open) {
+            head += chunk.toString('latin1');
+            const end = head.indexOf('\r\n\r\n');
+            if (end < 0) return;
+            open = true;
+            const key = /sec-websocket-key: *(\S+)/i.exec(head)?.[1] ?? '';
+            const accept = createHash('sha1').update(`${key}${WEBSOCKET_GUID}`).digest('base64');
+            socket.write(
+              `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+            );
+            chunk = Buffer.from(head.slice(end + 4), 'latin1');
+          }
+          if (!frame) {
+            start = Buffer.concat([start, chunk]);
+            frame = clientFrame(start);
+            if (!frame) return;
+            echo = serverFrame(start[0], frame.payload);
+            chunk = start;
+          }
+          received += chunk.length;
+          const frames = Math.floor(received / frame.size);
+          received -= frames * frame.size;
+          if (frames === 1) socket.write(echo);
+          else if (frames > 1) socket.write(Buffer.concat(Array<Buffer>(frames).fill(echo)));
         });
         socket.on('error', () => socket.destroy());
       });
