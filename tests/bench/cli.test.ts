@@ -77,14 +77,14 @@ describe('wirespeed bench', () => {
     }
   });
 
-  it('runs WebSocket echo cases: the load client against each server (wirespeed, ws, Deno, Bun), with their metrics', () => {
+  it('runs WebSocket echo cases: the load client against each server (wirespeed, ws, Deno, Bun, the raw-ws ceiling), with their metrics', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'wirespeed-bench-')), 'websocket.json');
     const filter = '16 B text, 100 connections';
     execFileSync(process.execPath, [cli, 'bench', '--suite', 'websocket', '--quick', '--filter', filter, '--out', out], {
       stdio: 'ignore',
     });
     const cases = (JSON.parse(readFileSync(out, 'utf8')) as ResultFile).cases;
-    expect(cases.map((c) => c.impl).sort()).toEqual(['bun-ws', 'deno-ws', 'wirespeed-deno-ws', 'wirespeed-node-ws', 'ws-node']);
+    expect(cases.map((c) => c.impl).sort()).toEqual(['bun-ws', 'deno-ws', 'raw-ws', 'wirespeed-deno-ws', 'wirespeed-node-ws', 'ws-node']);
     expect(cases.filter((c) => c.baseline).map((c) => c.impl)).toEqual(['ws-node']);
     for (const c of cases) {
       const m = c.metrics!;
