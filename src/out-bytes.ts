@@ -43,3 +43,22 @@ export function latin1Out(text: string): Uint8Array {
   writeLatin1(text, outPool.slab, at);
   return outPool.take(text.length);
 }
+
+/** Bytes, and strings of char codes < 256 (latin1), as a transport queues them. */
+export type OutPart = Uint8Array | string;
+
+/** Writes `parts` one after the other into `into` from `at` (strings as latin1). */
+export function joinInto(parts: readonly OutPart[], into: Uint8Array, at: number): void {
+  for (const part of parts) {
+    if (typeof part === 'string') writeLatin1(part, into, at);
+    else into.set(part, at);
+    at += part.length;
+  }
+}
+
+/** `parts` (`size` bytes in all) joined, a view of the shared pool: a small write's one buffer. */
+export function joinOut(parts: readonly OutPart[], size: number): Uint8Array {
+  const at = outPool.reserve(size);
+  joinInto(parts, outPool.slab, at);
+  return outPool.take(size);
+}
