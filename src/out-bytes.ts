@@ -38,10 +38,7 @@ export function encodeOut(text: string): Uint8Array {
  * payload), a view of the shared pool.
  */
 export function latin1Out(text: string): Uint8Array {
-  if (text.length > POOLED_CHARS) return latin1Bytes(text);
-  const at = outPool.reserve(text.length);
-  writeLatin1(text, outPool.slab, at);
-  return outPool.take(text.length);
+  return text.length > POOLED_CHARS ? latin1Bytes(text) : joinOut([text], text.length);
 }
 
 /** Bytes, and strings of char codes < 256 (latin1), as a transport queues them. */

@@ -5,6 +5,8 @@ export const HELLO = 'Hello, World!';
 export const JSON_BODY = { message: 'Hello, World!', id: 42, tags: ['a', 'b'] };
 export const KB1 = 'x'.repeat(1024);
 export const KB10 = 'x'.repeat(10 * 1024);
+/** What the raw ceilings (raw-net, raw-deno) answer to every request: the hello, with no HTTP work. */
+export const RAW_HELLO_RESPONSE = `HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ${HELLO.length}\r\n\r\n${HELLO}`;
 
 /** The routes as a fetch handler (wirespeed, Deno.serve, hono's node-server). */
 export async function fetchApp(request: Request): Promise<Response> {

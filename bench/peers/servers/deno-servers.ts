@@ -1,5 +1,5 @@
 // Starts one bench server on Deno: `deno run -A deno-servers.js NAME PORT`. Prints "ready".
-import { fetchAppSync } from './app.js';
+import { fetchAppSync, RAW_HELLO_RESPONSE } from './app.js';
 
 interface DenoConn {
   read(buffer: Uint8Array): Promise<number | null>;
@@ -21,7 +21,7 @@ const [name, portText] = Deno.args;
 const port = Number(portText);
 const hostname = '127.0.0.1';
 
-const HELLO_RESPONSE = new TextEncoder().encode('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\nHello, World!');
+const HELLO_RESPONSE = new TextEncoder().encode(RAW_HELLO_RESPONSE);
 const GET = 'GET '.split('').map((char) => char.charCodeAt(0));
 
 /** Request starts ("GET ") in `bytes`: a read holds as many as the client pipelined. */

@@ -5,13 +5,14 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
-import { HELLO, JSON_BODY, KB1, KB10, fetchAppSync } from './app.js';
+import { HELLO, JSON_BODY, KB1, KB10, RAW_HELLO_RESPONSE, fetchAppSync } from './app.js';
+import { encodeFrame } from '../../../src/websocket/frame.js';
 
 const [name, portText] = process.argv.slice(2);
 const port = Number(portText);
 const host = '127.0.0.1';
 
-const RAW_RESPONSE = Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ${HELLO.length}\r\n\r\n${HELLO}`);
+const RAW_RESPONSE = Buffer.from(RAW_HELLO_RESPONSE, 'latin1');
 const GET = Buffer.from('GET ');
 
 function nodeBody(path: string | undefined): [string, string] | null {
@@ -39,22 +40,6 @@ function clientFrame(bytes: Buffer): { size: number; payload: number } | null {
   if (bytes.length < header) return null;
   const payload = short < 126 ? short : short === 126 ? bytes.readUInt16BE(2) : Number(bytes.readBigUInt64BE(2));
   return { size: header + 4 + payload, payload };
-}
-
-/** An unmasked server frame: first byte `first`, `payload` zero bytes. */
-function serverFrame(first: number, payload: number): Buffer {
-  const header = payload < 126 ? 2 : payload <= 0xffff ? 4 : 10;
-  const frame = Buffer.alloc(header + payload);
-  frame[0] = first;
-  if (header === 2) frame[1] = payload;
-  else if (header === 4) {
-    frame[1] = 126;
-    frame.writeUInt16BE(payload, 2);
-  } else {
-    frame[1] = 127;
-    frame.writeBigUInt64BE(BigInt(payload), 2);
-  }
-  return frame;
 }
 
 /** The echo handler of the WebSocket servers that take a web-standard socket. */
@@ -176,7 +161,7 @@ async function start(): Promise<void> {
         let open = false;
         let start: Buffer = Buffer.alloc(0);
         let frame: { size: number; payload: number } | null = null;
-        let echo: Buffer = Buffer.alloc(0);
+        let echo: Uint8Array = new Uint8Array(0);
         let received = 0;
         socket.on('data', (data: Buffer) => {
           let chunk: Buffer = data;
@@ -196,14 +181,14 @@ async function start(): Promise<void> {
             start = Buffer.concat([start, chunk]);
             frame = clientFrame(start);
             if (!frame) return;
-            echo = serverFrame(start[0], frame.payload);
+            echo = encodeFrame(start[0] & 0x0f, new Uint8Array(frame.payload));
             chunk = start;
           }
           received += chunk.length;
           const frames = Math.floor(received / frame.size);
           received -= frames * frame.size;
           if (frames === 1) socket.write(echo);
-          else if (frames > 1) socket.write(Buffer.concat(Array<Buffer>(frames).fill(echo)));
+          else if (frames > 1) socket.write(Buffer.concat(Array<Uint8Array>(frames).fill(echo)));
         });
         socket.on('error', () => socket.destroy());
       });
