@@ -1,6 +1,6 @@
-// Text encoded for bytes that only go out to the network, into a shared pool instead of a fresh
+// Text encoded for bytes that only go out to the network, into shared pools instead of a fresh
 // array per call: on this VM a fresh typed array is mostly its allocation (TextEncoder#encode took
-// 2.6 us for 10 KB, against 0.25 us written into the pool). The pool's slabs are never written
+// 2.6 us for 10 KB, against 0.25 us written into the pool). The pools' slabs are never written
 // again (as Node's Buffer pool): a view kept alive, queued behind flow control, keeps its slab.
 // Never hand these bytes to user code: their `.buffer` is the slab.
 import { Slab } from './bytes.js';
@@ -17,6 +17,15 @@ const POOLED_CHARS = OUT_POOL_BYTES / 4;
 /** Room a write may leave when it stopped short: one character's UTF-8 (4 bytes) did not fit. */
 const UTF8_MAX_CHAR = 4;
 const outPool = new Slab((length) => new Uint8Array(length), OUT_POOL_BYTES);
+/**
+ * Bytes of a slab of the pool of joined writes and latin1 frames, Node's Buffer.poolSize: a write
+ * a stalled socket (or HTTP/2 stream) never sends keeps its slab alive, so one left pending by
+ * each of many clients that stop reading holds at most this much apiece.
+ */
+const SMALL_POOL_BYTES = 8 * 1024;
+const smallPool = new Slab((length) => new Uint8Array(length), SMALL_POOL_BYTES);
+/** The longest latin1 frame joined into that pool; a longer one gets its own array. */
+const POOLED_FRAME_CHARS = SMALL_POOL_BYTES / 4;
 const encoder = new TextEncoder();
 
 /** `text` as UTF-8, a view of the shared pool. */
@@ -35,10 +44,10 @@ export function encodeOut(text: string): Uint8Array {
 
 /**
  * The latin1 bytes of `text` (char codes all < 256, as a frame header joined to its ASCII
- * payload), a view of the shared pool.
+ * payload), a view of the small pool.
  */
 export function latin1Out(text: string): Uint8Array {
-  return text.length > POOLED_CHARS ? latin1Bytes(text) : joinOut([text], text.length);
+  return text.length > POOLED_FRAME_CHARS ? latin1Bytes(text) : joinOut([text], text.length);
 }
 
 /** Bytes, and strings of char codes < 256 (latin1), as a transport queues them. */
@@ -53,9 +62,9 @@ export function joinInto(parts: readonly OutPart[], into: Uint8Array, at: number
   }
 }
 
-/** `parts` (`size` bytes in all) joined, a view of the shared pool: a small write's one buffer. */
+/** `parts` (`size` bytes in all) joined, a view of the small pool: a small write's one buffer. */
 export function joinOut(parts: readonly OutPart[], size: number): Uint8Array {
-  const at = outPool.reserve(size);
-  joinInto(parts, outPool.slab, at);
-  return outPool.take(size);
+  const at = smallPool.reserve(size);
+  joinInto(parts, smallPool.slab, at);
+  return smallPool.take(size);
 }
