@@ -1,6 +1,7 @@
 // The vocabulary every protocol shares for header fields: the list shape, the rules a field must
 // follow to be written (RFC 9110 §5), the fields that belong to one connection, and the date.
 import { CodedError } from './errors.js';
+import { CheckedStrings } from './checked-strings.js';
 
 /** Fields in wire order: [name, value] pairs, names as given. */
 export type HeaderList = [name: string, value: string][];
@@ -43,9 +44,21 @@ export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Anything but HTAB, SP, VCHAR and obs-text (RFC 9110 §5.5): CR, LF and NUL among them. */
 export const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
+const fieldNames = new CheckedStrings((name) => TOKEN.test(name));
+
+/**
+ * Whether `name` is a field name (a token). Names an app reuses are looked up, not tested again
+ * (checkField of a 'content-type' field: 58 -> 41 ns here). Values are tested every time: most
+ * are as constant as the names, but remembering a value made per request (an id, an ETag) doubled
+ * its check (160 -> 320 ns), where a constant one saved 48 ns.
+ */
+export function isFieldName(name: string): boolean {
+  return fieldNames.passes(name);
+}
+
 /** Throws HttpWriteError for a field that would break framing; `kind` names it in the message. */
 export function checkField(name: string, value: string, kind: 'header' | 'trailer' = 'header'): void {
-  if (!TOKEN.test(name)) throw new HttpWriteError('ERR_INVALID_HEADER_NAME', `invalid ${kind} name ${JSON.stringify(name)}`);
+  if (!isFieldName(name)) throw new HttpWriteError('ERR_INVALID_HEADER_NAME', `invalid ${kind} name ${JSON.stringify(name)}`);
   if (BAD_VALUE.test(value)) throw new HttpWriteError('ERR_INVALID_HEADER_VALUE', `invalid value for ${kind} ${name}`);
 }
 

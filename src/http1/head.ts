@@ -33,6 +33,10 @@ const BODY_KINDS: Record<number, BodyKind> = {
 const SLAB_MIN_WORDS = 64;
 const records = new Slab((length) => new Uint32Array(length), 4096);
 const NO_WORDS: readonly number[] = [];
+const LOWER_A = 0x61;
+const LOWER_Z = 0x7a;
+/** The bit that tells an ASCII letter's lower case from its upper case. */
+const CASE_BIT = 0x20;
 
 /**
  * A parsed head that makes strings only when asked: it keeps the input bytes and the parser's
@@ -194,10 +198,28 @@ export abstract class MessageHead implements TableReader {
     const words = this.words;
     const count = this.headerCount;
     for (let i = from, at = this.recordsAt + 4 * from; i < count; i++, at += 4) {
-      const length = list ? list[i][0].length : words[at + 1];
-      if (length === lowerName.length && this.headerName(i).toLowerCase() === lowerName) return i;
+      if (list) {
+        const name = list[i][0];
+        if (name.length === lowerName.length && name.toLowerCase() === lowerName) return i;
+      } else if (words[at + 1] === lowerName.length && this.nameBytesAre(words[at], lowerName)) return i;
     }
     return -1;
+  }
+  /**
+   * Whether the name at `offset` (of `lowerName`'s length) is `lowerName` in any case, read from
+   * the bytes: a server asks for Host on every request, and making the name's string to lower-case
+   * it was a slice, a lower-cased copy and a string comparison each time.
+   */
+  private nameBytesAre(offset: number, lowerName: string): boolean {
+    const input = this.input;
+    const from = this.start + offset;
+    for (let k = 0; k < lowerName.length; k++) {
+      const wanted = lowerName.charCodeAt(k);
+      const byte = input[from + k];
+      // ASCII letters differ from their upper case in bit 0x20 alone; any other byte must be equal.
+      if (byte !== wanted && !(wanted >= LOWER_A && wanted <= LOWER_Z && (byte | CASE_BIT) === wanted)) return false;
+    }
+    return true;
   }
   /** The value of field `name` (case-insensitive); repeated fields joined with ", " as by Headers#get. */
   get(name: string): string | undefined {

@@ -9,7 +9,7 @@
 // Bodies kept as given: string, bytes (copied, as the Fetch standard does), Blob,
 // URLSearchParams, and an untouched `body` stream of another light response (so middleware that
 // re-wraps a response, `new Response(res.body, res)`, keeps it light and its length known).
-import { fieldList, TOKEN } from '../fields.js';
+import { fieldList, isFieldName } from '../fields.js';
 import { delegateToNative } from './native-delegate.js';
 
 /** The runtime's own Response, even when this module loads after the global was replaced. */
@@ -309,7 +309,9 @@ export function installLightResponse(): void {
 }
 
 function hasField(fields: Fields, lowerName: string): boolean {
-  for (const [name] of fields) if (name.length === lowerName.length && name.toLowerCase() === lowerName) return true;
+  // The same string first: most handlers write the name in lower case, as a literal.
+  for (const [name] of fields)
+    if (name === lowerName || (name.length === lowerName.length && name.toLowerCase() === lowerName)) return true;
   return false;
 }
 
@@ -317,7 +319,18 @@ function hasField(fields: Fields, lowerName: string): boolean {
 function fieldsOf(init: HeadersInit | undefined): Fields | undefined {
   const fields: Fields = [];
   if (init === undefined || init === null) return fields;
-  if (init instanceof Headers) return fieldList(init);
+  if (typeof init !== 'object') return undefined;
+  // A plain record first: what handlers write most (`{ 'content-type': ... }`).
+  const proto = Object.getPrototypeOf(init) as unknown;
+  if (proto === Object.prototype || proto === null) {
+    const record = init as Record<string, unknown>;
+    for (const name in record) {
+      const value = record[name];
+      if (!plainField(name, value)) return undefined;
+      fields.push([name, value]);
+    }
+    return fields;
+  }
   if (Array.isArray(init)) {
     for (const pair of init) {
       if (!Array.isArray(pair) || pair.length !== 2 || !plainField(pair[0], pair[1])) return undefined;
@@ -325,26 +338,10 @@ function fieldsOf(init: HeadersInit | undefined): Fields | undefined {
     }
     return fields;
   }
-  if (typeof init !== 'object') return undefined;
-  const proto = Object.getPrototypeOf(init) as unknown;
-  if (proto !== Object.prototype && proto !== null) return undefined;
-  const record = init as Record<string, unknown>;
-  for (const name in record) {
-    const value = record[name];
-    if (!plainField(name, value)) return undefined;
-    fields.push([name, value]);
-  }
-  return fields;
+  if (init instanceof Headers) return fieldList(init);
+  return undefined;
 }
 
-// Apps send the same few field names again and again: each is checked once.
-const checkedNames = new Set<string>();
-const MAX_CHECKED_NAMES = 1024;
-
 function plainField(name: unknown, value: unknown): value is string {
-  if (typeof name !== 'string' || typeof value !== 'string' || UNUSUAL_VALUE.test(value)) return false;
-  if (checkedNames.has(name)) return true;
-  if (!TOKEN.test(name)) return false;
-  if (checkedNames.size < MAX_CHECKED_NAMES) checkedNames.add(name);
-  return true;
+  return typeof name === 'string' && typeof value === 'string' && !UNUSUAL_VALUE.test(value) && isFieldName(name);
 }
