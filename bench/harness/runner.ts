@@ -66,6 +66,24 @@ const heapReader: Promise<(() => number) | null> = (async () => {
   }
 })();
 
+/**
+ * The size of V8's young generation (both semi-spaces) where node:v8 says it; null elsewhere.
+ * Recorded with each case because the garbage collector's state moves allocation-heavy cases:
+ * V8 sizes the young generation from what survives the process's start, and a CLI child (which
+ * loads every suite) measured parseRequest on a 10-field GET at 702-1000 ns in six runs with 32
+ * MiB, 662-676 ns in three with it capped at 16 MiB (`--max-semi-space-size=8`), while llhttp,
+ * which allocates little on the JavaScript heap, stayed at 1221-1307 ns.
+ */
+const newSpaceReader: Promise<(() => number | undefined) | null> = (async () => {
+  try {
+    const { getHeapSpaceStatistics } = await import('node:v8');
+    getHeapSpaceStatistics();
+    return () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size;
+  } catch {
+    return null;
+  }
+})();
+
 export async function runCase(c: BenchCase, options: RunOptions): Promise<CaseResult> {
   if (c.load) return runLoadCase(c, c.load.bind(c), options);
   const fn = await c.setup();
@@ -140,5 +158,9 @@ async function measureCase(c: BenchCase, fn: () => unknown, options: RunOptions)
   }
   // Bytes the heap grew per operation, over the batches no GC interrupted (mitata drops those).
   const heapBytesPerOp = stats.heap?.avg;
-  return caseResult(c, stats.samples, heapBytesPerOp !== undefined && Number.isFinite(heapBytesPerOp) ? { heapBytesPerOp } : undefined);
+  const newSpaceBytes = (await newSpaceReader)?.();
+  const metrics: Record<string, number> = {};
+  if (heapBytesPerOp !== undefined && Number.isFinite(heapBytesPerOp)) metrics.heapBytesPerOp = heapBytesPerOp;
+  if (newSpaceBytes !== undefined) metrics.newSpaceBytes = newSpaceBytes;
+  return caseResult(c, stats.samples, Object.keys(metrics).length ? metrics : undefined);
 }

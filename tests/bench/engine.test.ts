@@ -42,7 +42,11 @@ describe('engine report', () => {
       'undici llhttp-wasm',
       'http-parser-js',
     ]);
-    for (const c of result.cases) expect(c.metrics?.heapBytesPerOp).toBeGreaterThanOrEqual(0);
+    for (const c of result.cases) {
+      expect(c.metrics?.heapBytesPerOp).toBeGreaterThanOrEqual(0);
+      // V8's young generation: at least its smallest size (two 1 MiB semi-spaces on 64-bit Node).
+      expect(c.metrics?.newSpaceBytes).toBeGreaterThanOrEqual(2 * 1024 * 1024);
+    }
     const mbs = markdown.split('\n').find((line) => line.startsWith('| write 1 KB response (MB/s) |'))!;
     const wirespeed = result.cases.find((c) => c.group === 'write 1 KB response (MB/s)' && c.impl === 'wirespeed')!;
     expect(mbs).toContain(`${((1024 / wirespeed.stats.median) * 1000).toFixed(0)} MB/s`);
