@@ -89,6 +89,36 @@ describe('requests', () => {
     ]);
   });
 
+  it('gives every method as sent: registered ones, extension methods and other cases alike', () => {
+    const methods = [
+      'GET',
+      'HEAD',
+      'POST',
+      'PUT',
+      'DELETE',
+      'OPTIONS',
+      'TRACE',
+      'PATCH',
+      'PROPFIND',
+      'get',
+      'Post',
+      'GETS',
+      'GE',
+      'M-SEARCH',
+    ];
+    for (const method of methods) {
+      const r = parseRequest(encode(`${method} / HTTP/1.1\r\nHost: a\r\n\r\n`));
+      expect([r.method, r.method]).toEqual([method, method]);
+    }
+    // Read after the parser moved on to another message (the table reused): still this one's.
+    let first: RequestHead | undefined;
+    new RequestParser({ onHead: (h) => (first ??= h) }).execute(
+      encode('PATCH /a HTTP/1.1\r\nHost: a\r\n\r\nDELETE /b HTTP/1.1\r\nHost: a\r\n\r\n'),
+    );
+    expect(first!.method).toBe('PATCH');
+    expect(parseRequest(encode('CONNECT a:1 HTTP/1.1\r\nHost: a:1\r\n\r\n')).method).toBe('CONNECT');
+  });
+
   it('trims optional whitespace around field values but keeps inner spaces', () => {
     const r = parseRequest(encode('GET / HTTP/1.1\r\nX-A: \t a  b \t\r\nX-Empty:\r\n\r\n'));
     expect(r.headers).toEqual([
