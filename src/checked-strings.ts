@@ -1,6 +1,7 @@
-// Apps send the same few field names and values again and again: a check that a string passes is
-// remembered, so each string an app reuses is tested once. Strings are immutable, so a string that
-// passed once always does.
+// Apps send the same few field names again and again: a check that a string passes is remembered,
+// so each string an app reuses is tested once. Strings are immutable, so a string that passed once
+// always does. (Only for strings that are mostly constants: remembering strings made per request
+// costs more than testing them, see fields.ts.)
 
 /** The most strings remembered; then the memory starts over, so strings seen only once cannot crowd out those seen all the time. */
 const MAX_REMEMBERED = 1024;
