@@ -1,7 +1,8 @@
 // Suite `server`: whole HTTP/1.1 servers under wrk, one at a time, each in its own process pinned
 // apart from the client. Peers: node:http (baseline), a raw `net` server answering fixed bytes (the
-// socket layer's ceiling; raw-deno is the same on Deno), hono's node-server, fastify, Deno.serve, Bun.serve; wirespeed on Node
-// (defaults, and with Node's own Response) and on Deno (Deno's Response, and LightResponse).
+// socket layer's ceiling; raw-deno is the same on Deno), hono's node-server, fastify, Deno.serve,
+// Bun.serve; wirespeed on Node (defaults, and with Node's own Response) and on Deno (Deno's
+// Response, and LightResponse).
 // The `hono` groups run one hono app (hono-app.ts) on wirespeed and on the servers hono users run
 // it on today: @hono/node-server (the baseline) and Deno.serve.
 import { freePort, loadClient, peakRss, runLoad, ServerProcess, type LoadRun, type LoadSpec } from '../harness/load.js';

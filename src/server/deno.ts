@@ -87,7 +87,7 @@ const readChunks = new Slab((length) => new Uint8Array(length), LARGE_READ);
  * A write of up to this many bytes is joined into the shared outgoing pool (whose bytes are never
  * written again): a response head, a small WebSocket message. Lent a pooled 16 KiB buffer
  * instead, each held it until Deno had sent it, so more writes in flight than the pool keeps (100
- * WebSocket echoes) allocated 16 KiB apiece: 13.5-13.8 → 10.5 µs of server CPU per 16 B echo.
+ * WebSocket echoes) allocated 16 KiB apiece: 13.5-14.1 → 10.5-11.2 µs of server CPU per 16 B echo.
  */
 const SMALL_WRITE = 1024;
 /** A write of up to this many bytes is joined into a pooled buffer; a larger one gets its own. */

@@ -1,12 +1,12 @@
 // Starts one bench server on Node: `node node-servers.js NAME PORT`. Prints "ready" once listening.
 // Every server answers the routes of app.ts (raw-net answers every request with the hello bytes:
 // it is the ceiling of Node's socket layer, not an HTTP server).
-import { createHash } from 'node:crypto';
 import http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
 import { HELLO, JSON_BODY, KB1, KB10, RAW_HELLO_RESPONSE, fetchAppSync } from './app.js';
 import { encodeFrame } from '../../../src/websocket/frame.js';
+import { acceptValue } from '../../../src/websocket/handshake.js';
 
 const [name, portText] = process.argv.slice(2);
 const port = Number(portText);
@@ -28,9 +28,6 @@ function nodeBody(path: string | undefined): [string, string] | null {
   }
   return null;
 }
-
-/** RFC 6455 §1.3: appended to the client's key, whose SHA-1 is the Sec-WebSocket-Accept value. */
-const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 
 /** A client frame's whole (masked) size and payload length, from its first bytes; null until they are here. */
 function clientFrame(bytes: Buffer): { size: number; payload: number } | null {
@@ -171,9 +168,8 @@ async function start(): Promise<void> {
             if (end < 0) return;
             open = true;
             const key = /sec-websocket-key: *(\S+)/i.exec(head)?.[1] ?? '';
-            const accept = createHash('sha1').update(`${key}${WEBSOCKET_GUID}`).digest('base64');
             socket.write(
-              `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+              `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${acceptValue(key)}\r\n\r\n`,
             );
             chunk = Buffer.from(head.slice(end + 4), 'latin1');
           }
