@@ -18,6 +18,9 @@ export function utf8Range(bytes: Uint8Array, start: number, end: number): string
   return decoder.decode(bytes.subarray(start, end));
 }
 
+/** Most bytes one character takes as UTF-8 (a surrogate pair; one UTF-16 unit takes at most 3). */
+export const MAX_UTF8_CHARACTER = 4;
+
 /** Most bytes `text` can take as UTF-8: 3 per UTF-16 code unit (a surrogate pair is 4 for 2). */
 export function maxUtf8Length(text: string): number {
   return text.length * 3;
@@ -25,8 +28,8 @@ export function maxUtf8Length(text: string): number {
 
 /**
  * Writes `text` as UTF-8 into `bytes` from `at`; returns the bytes written. With less room than
- * `maxUtf8Length(text)` it writes the whole characters that fit. Lone surrogates become U+FFFD, as
- * TextEncoder makes them.
+ * `maxUtf8Length(text)` it writes the whole characters that fit, so a write cut short leaves less
+ * than MAX_UTF8_CHARACTER bytes unused. Lone surrogates become U+FFFD, as TextEncoder makes them.
  */
 export function writeUtf8(bytes: Uint8Array, at: number, text: string): number {
   if (nativeWrite) return nativeWrite.call(bytes, text, at, bytes.length - at);

@@ -10,7 +10,7 @@
 // ~110 ns against TextEncoder#encode's ~590 ns.
 import { checkFrameSize, IPC_FRAME_HEADER_SIZE, writeFrameHeader, type IpcFrameType } from './frame.js';
 import type { IpcTransport } from './transport.js';
-import { maxUtf8Length, writeUtf8 } from '../utf8.js';
+import { MAX_UTF8_CHARACTER, maxUtf8Length, writeUtf8 } from '../utf8.js';
 import { atEndOfTurn } from '../end-of-turn.js';
 
 /**
@@ -51,13 +51,24 @@ export class Outbox {
     this.queued(at + size);
   }
 
-  /** Queues a frame whose payload is `text` as UTF-8, encoded in place (the same checks as `frame`). */
+  /**
+   * Queues a frame whose payload is `text` as UTF-8, encoded in place (the same checks as `frame`).
+   * It is written where its least size fits (a byte per UTF-16 unit), not its most (three): a 1 KB
+   * item then takes 1 KB of the arena, not 3. A write that left less room than a character may need
+   * may have been cut short, so it is written again where its most fits.
+   */
   text(type: IpcFrameType, id: number, text: string, maxFrame: number): void {
-    const most = IPC_FRAME_HEADER_SIZE + maxUtf8Length(text);
+    const least = IPC_FRAME_HEADER_SIZE + text.length;
     // A text too large for the arena is encoded on its own first, so its frame is sized exactly.
-    if (most > ARENA_BYTES) return this.frame(type, id, utf8Encoder.encode(text), maxFrame);
-    const at = this.reserve(most);
-    const length = writeUtf8(this.arena, at + IPC_FRAME_HEADER_SIZE, text);
+    if (least > ARENA_BYTES) return this.frame(type, id, utf8Encoder.encode(text), maxFrame);
+    let at = this.reserve(least);
+    let length = writeUtf8(this.arena, at + IPC_FRAME_HEADER_SIZE, text);
+    if (this.arena.length - (at + IPC_FRAME_HEADER_SIZE + length) < MAX_UTF8_CHARACTER) {
+      const most = IPC_FRAME_HEADER_SIZE + maxUtf8Length(text);
+      if (most > ARENA_BYTES) return this.frame(type, id, utf8Encoder.encode(text), maxFrame);
+      at = this.reserve(most);
+      length = writeUtf8(this.arena, at + IPC_FRAME_HEADER_SIZE, text);
+    }
     checkFrameSize(IPC_FRAME_HEADER_SIZE + length, maxFrame); // nothing queued yet if this throws
     writeFrameHeader(this.arena, at, type, id, length);
     this.queued(at + IPC_FRAME_HEADER_SIZE + length);

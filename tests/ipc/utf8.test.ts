@@ -35,6 +35,21 @@ describe('UTF-8 in place', async () => {
     }
   });
 
+  it.each(paths)('%s: with too little room, writes whole characters and leaves less than a character unused', (_name, utf8) => {
+    for (const text of ['é'.repeat(9), '中'.repeat(9), '😀'.repeat(9), 'a😀é中'.repeat(4)]) {
+      const full = new TextEncoder().encode(text);
+      for (let room = 0; room < full.length; room++) {
+        const bytes = new Uint8Array(room);
+        const written = utf8.writeUtf8(bytes, 0, text);
+        expect(room - written).toBeLessThan(utf8.MAX_UTF8_CHARACTER);
+        expect(bytes.subarray(0, written)).toEqual(full.subarray(0, written)); // a prefix of whole characters
+        expect(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, written))).toBe(
+          new TextDecoder().decode(full.subarray(0, written)),
+        );
+      }
+    }
+  });
+
   it.each(paths)('%s: reads a range as TextDecoder does, malformed bytes as U+FFFD', (_name, utf8) => {
     for (const text of TEXTS) {
       const bytes = new Uint8Array([0xff, 0xfe, ...new TextEncoder().encode(text), 0xc3]);
