@@ -10,12 +10,22 @@ export type HeaderList = [name: string, value: string][];
 export class HttpWriteError extends CodedError<'ERR_INVALID_HEADER_NAME' | 'ERR_INVALID_HEADER_VALUE' | 'ERR_INVALID_STATUS'> {}
 
 /**
+ * A Headers object that can give its fields as they were given (the server's LightHeaders): in
+ * their order, names in their case, one entry per field.
+ */
+export const FIELD_LIST = Symbol('wirespeed.fieldList');
+interface FieldListed {
+  [FIELD_LIST](): HeaderList;
+}
+
+/**
  * The fields of `headers` in order, as a list: a list as it is, a `Headers` through `forEach`.
  * Deno's Headers iterator sorts and joins the whole list again at every step: 15 fields took
  * 36 µs to walk with for-of there, 2.5 µs with forEach (Node: 0.6 and 0.7 µs).
  */
 export function fieldList(headers: Headers | HeaderList): HeaderList {
   if (Array.isArray(headers)) return headers;
+  if (FIELD_LIST in headers) return (headers as unknown as FieldListed)[FIELD_LIST]();
   const list: HeaderList = [];
   headers.forEach((value, name) => list.push([name, value]));
   return list;

@@ -11,6 +11,7 @@
 // re-wraps a response, `new Response(res.body, res)`, keeps it light and its length known).
 import { fieldList, isFieldName } from '../fields.js';
 import { delegateToNative } from './native-delegate.js';
+import { headersOf } from './light-headers.js';
 
 /** The runtime's own Response, even when this module loads after the global was replaced. */
 const NATIVE = Symbol.for('wirespeed.NativeResponse');
@@ -204,7 +205,7 @@ class LightResponseImpl {
 
   get headers(): Headers {
     if (this.#native) return this.#native.headers;
-    return (this.#headers ??= new Headers(this.#fields));
+    return (this.#headers ??= headersOf(this.#fields));
   }
 
   get body(): ReadableStream<Uint8Array> | null {
@@ -282,7 +283,7 @@ class LightResponseImpl {
     this.#native = new NativeResponse(this.bodyUsed ? null : body, {
       status: this.#status,
       statusText: this.#statusText,
-      headers: this.#headers ?? this.#fields,
+      headers: fieldList(this.#headers ?? this.#fields), // pairs: the runtime never reads a LightHeaders' state
     });
     return this.#native;
   }

@@ -8,6 +8,7 @@ import { zlibDeflateCodec } from '../websocket/deflate.js';
 import { OptionRangeError } from '../errors.js';
 import { checkListener, checkServeOptions, ServerBase, type ListeningInfo, type Server, type ServeOptions } from './options.js';
 import { installGlobalObjects } from './global-request.js';
+import { useLightHeaders } from './light-headers.js';
 import { ServerCore } from './server-core.js';
 import { headTimeout, type SocketTransport, type TransportEvents } from './connection.js';
 
@@ -287,6 +288,7 @@ export function serve(options: NodeServeOptions, onListening?: (info: ListeningI
   if (!Number.isInteger(workers) || workers < 1)
     throw new OptionRangeError('workers', `workers must be a positive integer, got ${String(workers)}`);
   checkListener(onListening);
+  useLightHeaders();
   if (options.overrideGlobalObjects !== false) installGlobalObjects();
   if (workers > 1 && cluster.isPrimary) {
     const primary = new ClusterServer(options);

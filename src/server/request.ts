@@ -4,6 +4,7 @@
 // `Request` only when something else is asked of it. It passes `instanceof Request`.
 import { joinCookieFields, type HeaderList } from '../fields.js';
 import { delegateToNative } from './native-delegate.js';
+import { headersOf } from './light-headers.js';
 import type { Exchange } from './exchange.js';
 import type { RequestBody } from './request-body.js';
 
@@ -147,7 +148,7 @@ export class IncomingRequest {
   }
 
   get headers(): Headers {
-    return (this.#headers ??= new Headers(joinCookieFields(this.#head.headers)));
+    return (this.#headers ??= headersOf(joinCookieFields(this.#head.headers)));
   }
 
   get signal(): AbortSignal {
