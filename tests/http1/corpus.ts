@@ -1,5 +1,6 @@
 // A seeded generator of HTTP/1.1 requests for differential testing: valid ones with random
-// methods, targets, fields, bodies, chunking and split points, and mutations of them.
+// methods, targets, fields, bodies, chunking and split points, and mutations of them. Its PRNG
+// (`rng`, mulberry32) is the one every seeded suite uses.
 
 export function rng(seed: number): () => number {
   let a = seed >>> 0;

@@ -6,16 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compileMatcher } from '../../src/router/compile.js';
 import { paramNames, parsePattern } from '../../src/router/pattern.js';
 import { Node, walk, type Handler } from '../../src/router/tree.js';
-
-/** A small deterministic PRNG (mulberry32), so a failure names a seed that reproduces it. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng as random } from '../http1/corpus.js';
 
 const PATTERN_SEGMENTS = ['a', 'b', 'ab', 'ba', '', ':p', ':n.json', 'v:ver', ':x-:y', '*'];
 const PATH_SEGMENTS = ['a', 'b', 'ab', 'ba', '', 'x', 'a.json', 'x.json', 'v2', 'v', 'k-l-m', 'a%2Fb', '.json'];

@@ -6,20 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { fieldList } from '../../src/fields.js';
 import { LightHeaders, useLightHeaders } from '../../src/server/light-headers.js';
 import { LightResponse } from '../../src/server/light-response.js';
+import { rng as random } from '../http1/corpus.js';
 
 useLightHeaders(); // as serve() on Node does
 const NativeHeaders = globalThis.Headers;
 const Light = LightHeaders as unknown as typeof Headers;
-
-/** A small deterministic PRNG (mulberry32), so that a failure names its seed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NAMES: unknown[] = ['a', 'A', 'b', 'set-cookie', 'Set-Cookie', 'x-y', 'Content-Type', 'bad name', '', 'é', 'a\u0100', 42, 'z'];
 const VALUES: unknown[] = [
