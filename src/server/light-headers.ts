@@ -191,6 +191,7 @@ export class LightHeaders {
 }
 
 Object.setPrototypeOf(LightHeaders.prototype, NativeHeaders.prototype);
+Object.defineProperty(LightHeaders, 'name', { value: 'Headers' });
 
 let lightHeadersOn = false;
 
@@ -208,7 +209,6 @@ export function useLightHeaders(): void {
 export function headersOf(fields: HeaderList): Headers {
   return lightHeadersOn ? LightHeaders.trusted(fields) : new NativeHeaders(fields);
 }
-Object.defineProperty(LightHeaders, 'name', { value: 'Headers' });
 
 /** The iterator of `entries()`, `keys()` and `values()`: it reads the list again at each step. */
 class LightHeadersIterator {
