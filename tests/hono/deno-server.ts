@@ -1,4 +1,5 @@
-// The same hono app on Deno: `wirespeed` (wirespeed/deno) or `deno` (Deno.serve), by argv[0].
+// The same hono app on Deno: `wirespeed` (wirespeed/deno), `wirespeed-h2` (the same with HTTP/2
+// beside HTTP/1.1) or `deno` (Deno.serve), by argv[0].
 // Prints its URL; exits when stdin closes.
 import { serve } from '../../src/server/deno.js';
 import { createApp } from './app.mjs';
@@ -17,7 +18,7 @@ const app = createApp();
 if (Deno.args[0] === 'deno') {
   Deno.serve({ port: 0, hostname: '127.0.0.1', onListen: ({ port }) => console.log(`http://127.0.0.1:${port}`) }, app.fetch);
 } else {
-  const server = serve({ fetch: app.fetch });
+  const server = serve({ fetch: app.fetch, http2: Deno.args[0] === 'wirespeed-h2' });
   await server.ready;
   console.log(server.url);
 }
