@@ -5,7 +5,7 @@
 // Never hand these bytes to user code: their `.buffer` is the slab.
 import { Slab } from './bytes.js';
 import { latin1Bytes, writeLatin1 } from './latin1.js';
-import { writeUtf8 } from './utf8.js';
+import { MAX_UTF8_CHARACTER, writeUtf8 } from './utf8.js';
 
 /**
  * Bytes of a slab of the pool: texts up to a quarter of it (whose UTF-8 always fits a fresh slab)
@@ -14,8 +14,6 @@ import { writeUtf8 } from './utf8.js';
 const OUT_POOL_BYTES = 64 * 1024;
 /** The longest text written into the pool; a longer one gets its own array. */
 const POOLED_CHARS = OUT_POOL_BYTES / 4;
-/** Room a write may leave when it stopped short: one character's UTF-8 (4 bytes) did not fit. */
-const UTF8_MAX_CHAR = 4;
 const outPool = new Slab((length) => new Uint8Array(length), OUT_POOL_BYTES);
 /**
  * Bytes of a slab of the pool of joined writes and latin1 frames, Node's Buffer.poolSize: a write
@@ -33,9 +31,9 @@ export function encodeOut(text: string): Uint8Array {
   if (text.length > POOLED_CHARS) return encoder.encode(text);
   // Room for the text as ASCII; a write that then left room for one more character wrote all of
   // it. One that did not is written again into a fresh slab, which has room for any such text.
-  let at = outPool.reserve(text.length + UTF8_MAX_CHAR);
+  let at = outPool.reserve(text.length + MAX_UTF8_CHARACTER);
   let written = writeUtf8(outPool.slab, at, text);
-  if (written > outPool.slab.length - at - UTF8_MAX_CHAR) {
+  if (written > outPool.slab.length - at - MAX_UTF8_CHARACTER) {
     at = outPool.reserve(OUT_POOL_BYTES);
     written = writeUtf8(outPool.slab, at, text);
   }

@@ -9,7 +9,7 @@ import { FIELD_LIST, isFieldName, type HeaderList } from '../fields.js';
 
 const NativeHeaders: typeof Headers = globalThis.Headers;
 
-/** Values that need no normalizing and pass: no NUL, CR, LF, nothing above latin1, no edge whitespace. */
+/** Values Headers would reject or trim: NUL, CR, LF, above latin1, edge whitespace. */
 const UNUSUAL_VALUE = /[\0\r\n]|[^\0-\xff]|^[\t ]|[\t ]$/;
 /** Fetch's HTTP whitespace at either end, removed from values ("normalize"). */
 const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
@@ -55,11 +55,7 @@ export class LightHeaders {
   /** Headers of fields already checked (a parsed request, a light response's init): names kept, nothing tested again. */
   static trusted(fields: HeaderList): Headers {
     const headers = new LightHeaders();
-    for (const [name, value] of fields) {
-      headers.#names.push(name);
-      headers.#keys.push(name.toLowerCase());
-      headers.#values.push(value);
-    }
+    for (const [name, value] of fields) headers.#push(name, name.toLowerCase(), value);
     return headers as unknown as Headers;
   }
 
@@ -67,10 +63,7 @@ export class LightHeaders {
     arity(arguments.length, 2, 'append');
     const key = headerName(name, 'append');
     const normal = headerValue(value, 'append');
-    this.#names.push(this.#firstName(key) ?? `${name}`);
-    this.#keys.push(key);
-    this.#values.push(normal);
-    this.#sorted = null;
+    this.#push(this.#firstName(key) ?? `${name}`, key, normal);
   }
 
   delete(name: string): void {
@@ -111,14 +104,9 @@ export class LightHeaders {
     const key = headerName(name, 'set');
     const normal = headerValue(value, 'set');
     const first = this.#keys.indexOf(key);
-    if (first === -1) {
-      this.#names.push(`${name}`);
-      this.#keys.push(key);
-      this.#values.push(normal);
-    } else {
-      this.#values[first] = normal;
-      for (let i = this.#keys.length - 1; i > first; i--) if (this.#keys[i] === key) this.#remove(i);
-    }
+    if (first === -1) return this.#push(`${name}`, key, normal);
+    this.#values[first] = normal;
+    for (let i = this.#keys.length - 1; i > first; i--) if (this.#keys[i] === key) this.#remove(i);
     this.#sorted = null;
   }
 
@@ -168,6 +156,13 @@ export class LightHeaders {
     return at === -1 ? undefined : this.#names[at];
   }
 
+  #push(name: string, key: string, value: string): void {
+    this.#names.push(name);
+    this.#keys.push(key);
+    this.#values.push(value);
+    this.#sorted = null;
+  }
+
   #remove(i: number): void {
     this.#names.splice(i, 1);
     this.#keys.splice(i, 1);
@@ -203,6 +198,11 @@ let lightHeadersOn = false;
  */
 export function useLightHeaders(): void {
   lightHeadersOn = true;
+}
+
+/** Whether Headers keeps `value` as it is (a light response's init then needs no Headers to normalize it). */
+export function isHeaderValueAsIs(value: string): boolean {
+  return !UNUSUAL_VALUE.test(value);
 }
 
 /** Headers over fields already checked (a parsed request, a light response's init). */
@@ -245,7 +245,7 @@ function headerName(name: unknown, method: string): string {
 /** A WebIDL ByteString, normalized (HTTP whitespace off both ends), without NUL, CR or LF (Fetch §5.2). */
 function headerValue(value: unknown, method: string): string {
   const text = `${value as string}`;
-  if (!UNUSUAL_VALUE.test(text)) return text;
+  if (isHeaderValueAsIs(text)) return text;
   if (ABOVE_LATIN1.test(text))
     throw new TypeError(`Headers.${method}: ${JSON.stringify(text)} has a character above U+00FF (not a ByteString)`);
   const normal = text.replace(EDGE_WHITESPACE, '');

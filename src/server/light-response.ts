@@ -11,7 +11,7 @@
 // re-wraps a response, `new Response(res.body, res)`, keeps it light and its length known).
 import { fieldList, isFieldName } from '../fields.js';
 import { delegateToNative } from './native-delegate.js';
-import { headersOf } from './light-headers.js';
+import { headersOf, isHeaderValueAsIs } from './light-headers.js';
 
 /** The runtime's own Response, even when this module loads after the global was replaced. */
 const NATIVE = Symbol.for('wirespeed.NativeResponse');
@@ -29,8 +29,6 @@ export interface LightParts {
   readonly body: LightBody;
 }
 
-// Values the Headers class would reject or trim (NUL, CR, LF, above latin1, edge whitespace).
-const UNUSUAL_VALUE = /[\0\r\n]|[^\0-\xff]|^[\t ]|[\t ]$/;
 /** RFC 9110 §15.1 reason-phrase (what the Fetch standard accepts as statusText). */
 const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
@@ -344,5 +342,5 @@ function fieldsOf(init: HeadersInit | undefined): Fields | undefined {
 }
 
 function plainField(name: unknown, value: unknown): value is string {
-  return typeof name === 'string' && typeof value === 'string' && !UNUSUAL_VALUE.test(value) && isFieldName(name);
+  return typeof name === 'string' && typeof value === 'string' && isHeaderValueAsIs(value) && isFieldName(name);
 }
