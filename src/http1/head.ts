@@ -9,7 +9,7 @@ import {
   FLAG_UPGRADE,
   Head,
 } from '../wasm/abi.js';
-import type { TableReader } from '../wasm/module.js';
+import { copyWords, wasmCore, type TableReader } from '../wasm/module.js';
 import type { HeaderList } from '../fields.js';
 import { latin1Range } from '../latin1.js';
 import { Slab } from '../bytes.js';
@@ -41,8 +41,10 @@ const CASE_BIT = 0x20;
 /**
  * A parsed head that makes strings only when asked: it keeps the input bytes and the parser's
  * offset record; the first field read decodes the whole head once and every field is a slice of
- * that string. The record is read in place from the wasm result table until the next parse would
- * overwrite it; only then is it copied out (so a handler that reads fields at once never copies).
+ * that string. The record is read in place from the wasm result table until the next parse
+ * overwrites it. Then it is dropped, not copied: most heads are never read after the next parse
+ * (a handler reads what it needs at once), and copying every record out was a quarter of a lazy
+ * 10-field parse. A head read later parses its own bytes again (`parseAgain`).
  */
 export abstract class MessageHead implements TableReader {
   private text: string | undefined;
@@ -61,8 +63,11 @@ export abstract class MessageHead implements TableReader {
   protected readonly aLength: number;
   protected readonly bOffset: number;
   protected readonly bLength: number;
-  /** The field records (4 words each, from `Head.FIELDS`): the live table, or a copy of them. */
-  private words: ArrayLike<number>;
+  /**
+   * The field records (4 words each, from `Head.FIELDS`): the live table, a copy of them, or null
+   * once the table moved on to the next parse (`records()` parses the head again).
+   */
+  private words: ArrayLike<number> | null;
   /** Where the field records start in `words`: `Head.FIELDS` in the table, 0 in a copy. */
   private recordsAt: number = Head.FIELDS;
 
@@ -71,6 +76,8 @@ export abstract class MessageHead implements TableReader {
     private readonly start: number,
     private readonly end: number,
     table: Uint32Array,
+    /** The OPT_* bits this head was parsed with, to parse it again the same way. */
+    private readonly parseOptions: number,
   ) {
     this.words = table;
     this.flags = table[Head.FLAGS];
@@ -85,23 +92,34 @@ export abstract class MessageHead implements TableReader {
   }
 
   /**
-   * Copies the field records out of the result table, which is about to be reused; none once the
-   * fields were read as a list (`headers`), which from then on answers for them.
+   * The result table is about to be reused: the field records in it are dropped (read later, they
+   * are parsed again); once the fields were read as a list (`headers`), that list answers for them.
    */
-  detach(table: Uint32Array): void {
-    if (this.headerList) {
-      this.words = NO_WORDS;
-      return;
-    }
+  detach(): void {
+    this.words = this.headerList ? NO_WORDS : null;
+  }
+
+  /** The field records, parsed again from the head's bytes if the table moved on since. */
+  private records(): ArrayLike<number> {
+    return this.words ?? this.parseAgain();
+  }
+
+  /**
+   * Parses the head's bytes again (they were accepted with these options, so the records come out
+   * the same) and copies the records out of the table at once: the next parse may be anywhere.
+   */
+  private parseAgain(): ArrayLike<number> {
+    if (this.fieldCount === 0) return (this.words = NO_WORDS);
+    const core = wasmCore();
+    const length = this.end - this.start;
+    core.load(this.input.subarray(this.start, this.end));
+    const rc = core.parseHead(0, length, this.fieldCount, length, length, this.parseOptions);
+    if (rc !== length) throw new Error(`a head parsed before did not parse again (${rc} of ${length} bytes)`);
     const count = 4 * this.fieldCount;
+    const table = core.table;
     this.recordsAt = 0;
-    if (count >= SLAB_MIN_WORDS) {
-      this.words = records.copy(table, Head.FIELDS, Head.FIELDS + count);
-      return;
-    }
-    const words = new Array<number>(count);
-    for (let i = 0; i < count; i++) words[i] = table[Head.FIELDS + i];
-    this.words = words;
+    return (this.words =
+      count >= SLAB_MIN_WORDS ? records.copy(table, Head.FIELDS, Head.FIELDS + count) : copyWords(table, Head.FIELDS, count));
   }
 
   /** The head's bytes (start line through the empty line). */
@@ -151,27 +169,31 @@ export abstract class MessageHead implements TableReader {
   /** Field name `i` in its original case. */
   headerName(i: number): string {
     if (this.headerList) return this.headerList[i][0];
+    const words = this.records();
     const at = this.recordsAt + 4 * i;
-    return this.slice(this.words[at], this.words[at + 1]);
+    return this.slice(words[at], words[at + 1]);
   }
   headerValue(i: number): string {
     if (this.headerList) return this.headerList[i][1];
+    const words = this.records();
     const at = this.recordsAt + 4 * i;
-    return this.slice(this.words[at + 2], this.words[at + 3]);
+    return this.slice(words[at + 2], words[at + 3]);
   }
   /** Whether field `i`'s value is exactly `bytes` (latin1), compared without making its string. */
   headerValueEquals(i: number, bytes: Uint8Array): boolean {
     const list = this.headerList;
-    const at = this.recordsAt + 4 * i;
-    const length = list ? list[i][1].length : this.words[at + 3];
-    if (length !== bytes.length) return false;
     if (list) {
       const value = list[i][1];
-      for (let k = 0; k < length; k++) if (value.charCodeAt(k) !== bytes[k]) return false;
+      if (value.length !== bytes.length) return false;
+      for (let k = 0; k < value.length; k++) if (value.charCodeAt(k) !== bytes[k]) return false;
       return true;
     }
+    const words = this.records();
+    const at = this.recordsAt + 4 * i;
+    const length = words[at + 3];
+    if (length !== bytes.length) return false;
     const input = this.input;
-    const from = this.start + this.words[at + 2];
+    const from = this.start + words[at + 2];
     for (let k = 0; k < length; k++) if (input[from + k] !== bytes[k]) return false;
     return true;
   }
@@ -179,7 +201,7 @@ export abstract class MessageHead implements TableReader {
   get headers(): HeaderList {
     if (this.headerList) return this.headerList;
     // One pass over the record, slicing the decoded head (the hot loop of parseRequest).
-    const words = this.words;
+    const words = this.records();
     const text = this.headText();
     const list: HeaderList = new Array(this.fieldCount);
     for (let i = 0, at = this.recordsAt; i < list.length; i++, at += 4) {
@@ -195,7 +217,7 @@ export abstract class MessageHead implements TableReader {
    */
   indexOfField(lowerName: string, from = 0): number {
     const list = this.headerList;
-    const words = this.words;
+    const words = list ? NO_WORDS : this.records();
     const count = this.headerCount;
     for (let i = from, at = this.recordsAt + 4 * from; i < count; i++, at += 4) {
       if (list) {

@@ -95,14 +95,14 @@ class ParsedResponseHead extends ResponseHead implements ParsedResponse {
 }
 
 class OneShotRequestParser extends RequestParser {
-  protected override makeHead(input: Uint8Array, start: number, end: number, table: Uint32Array): ParsedRequestHead {
-    return new ParsedRequestHead(input, start, end, table);
+  protected override makeHead(input: Uint8Array, start: number, end: number, table: Uint32Array, options: number): ParsedRequestHead {
+    return new ParsedRequestHead(input, start, end, table, options);
   }
 }
 
 class OneShotResponseParser extends ResponseParser {
-  protected override makeHead(input: Uint8Array, start: number, end: number, table: Uint32Array): ParsedResponseHead {
-    return new ParsedResponseHead(input, start, end, table);
+  protected override makeHead(input: Uint8Array, start: number, end: number, table: Uint32Array, options: number): ParsedResponseHead {
+    return new ParsedResponseHead(input, start, end, table, options);
   }
 }
 
@@ -118,7 +118,7 @@ function finish<H extends ParsedMessage>(head: MessageHead, collector: Collector
 /**
  * With default options, one parser and collector serve every call (reset each time): making a
  * parser per call was a fifth of a small request's parse. Calls never nest (no user callbacks),
- * and a head outlives the next call (it copies its record out of the wasm table first).
+ * and a head outlives the next call (read after it, it parses its own bytes again).
  */
 let defaultRequest: OneShot<RequestHead, OneShotRequestParser> | undefined;
 let defaultResponse: OneShot<ResponseHead, OneShotResponseParser> | undefined;

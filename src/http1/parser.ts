@@ -10,7 +10,7 @@ import {
   PHASE_DATA_CR,
   PHASE_DONE,
 } from '../wasm/abi.js';
-import { wasmCore, type WasmCore } from '../wasm/module.js';
+import { copyWords, wasmCore, type WasmCore } from '../wasm/module.js';
 import { HttpParseError } from './errors.js';
 import { RequestHead, ResponseHead, type HeaderList, type MessageHead } from './head.js';
 import { latin1Range, wantsAsciiHint } from '../latin1.js';
@@ -35,13 +35,6 @@ const CLOSED = 5;
 
 const EMPTY = new Uint8Array(0);
 const TWO_32 = 0x1_0000_0000;
-
-/** Copies words [from, from + count) of the result table into a plain array (no view allocated). */
-function copyWords(table: Uint32Array, from: number, count: number): number[] {
-  const out = new Array<number>(count);
-  for (let i = 0; i < count; i++) out[i] = table[from + i];
-  return out;
-}
 
 /**
  * Incremental HTTP/1.1 parser: feed chunks of any size with `execute`, get callbacks. Walks
@@ -90,7 +83,8 @@ export abstract class MessageParser<H extends MessageHead> {
 
   /** OPT_* bits for the next head. */
   protected abstract headOptions(): number;
-  protected abstract makeHead(input: Uint8Array, start: number, end: number, table: Uint32Array): H;
+  /** A head over input[start..end) and the records in `table`, parsed with the OPT_* bits `options`. */
+  protected abstract makeHead(input: Uint8Array, start: number, end: number, table: Uint32Array, options: number): H;
   /** Whether this head switches protocols, after which the bytes are not HTTP/1.1. */
   protected abstract switchesProtocol(head: H): boolean;
 
@@ -204,14 +198,8 @@ export abstract class MessageParser<H extends MessageHead> {
             base = pos;
             loaded = core.loads;
           }
-          const rc = core.parseHead(
-            pos - base,
-            data.length - base,
-            o.maxHeaders,
-            o.maxHeadBytes,
-            o.maxTargetBytes,
-            o.flags | this.headOptions(),
-          );
+          const flags = o.flags | this.headOptions();
+          const rc = core.parseHead(pos - base, data.length - base, o.maxHeaders, o.maxHeadBytes, o.maxTargetBytes, flags);
           if (rc === 0) {
             this.pending = data.slice(pos);
             this.pendingHead = true;
@@ -219,7 +207,7 @@ export abstract class MessageParser<H extends MessageHead> {
           }
           if (rc < 0) throw HttpParseError.fromWasm(rc, data, pos, data.length);
           this.pendingHead = false;
-          const head = this.makeHead(data, pos, pos + rc, core.table);
+          const head = this.makeHead(data, pos, pos + rc, core.table, flags);
           core.lendTable(head);
           pos += rc;
           this.bytesConsumed += rc;
@@ -379,8 +367,8 @@ export class RequestParser extends MessageParser<RequestHead> {
   protected headOptions(): number {
     return 0;
   }
-  protected makeHead(input: Uint8Array, start: number, end: number, table: Uint32Array): RequestHead {
-    return new RequestHead(input, start, end, table);
+  protected makeHead(input: Uint8Array, start: number, end: number, table: Uint32Array, options: number): RequestHead {
+    return new RequestHead(input, start, end, table, options);
   }
   protected switchesProtocol(head: RequestHead): boolean {
     return head.upgrade;
@@ -413,8 +401,8 @@ export class ResponseParser extends MessageParser<ResponseHead> {
     const method = this.requestMethod;
     return OPT_RESPONSE | (method === 'HEAD' ? OPT_REQUEST_HEAD : method === 'CONNECT' ? OPT_REQUEST_CONNECT : 0);
   }
-  protected makeHead(input: Uint8Array, start: number, end: number, table: Uint32Array): ResponseHead {
-    return new ResponseHead(input, start, end, table);
+  protected makeHead(input: Uint8Array, start: number, end: number, table: Uint32Array, options: number): ResponseHead {
+    return new ResponseHead(input, start, end, table, options);
   }
   protected switchesProtocol(head: ResponseHead): boolean {
     return head.upgrade;

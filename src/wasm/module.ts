@@ -52,9 +52,16 @@ function instantiate(): WasmExports {
   return exports;
 }
 
+/** Copies words [from, from + count) of the result table into a plain array (no view allocated). */
+export function copyWords(table: Uint32Array, from: number, count: number): number[] {
+  const out = new Array<number>(count);
+  for (let i = 0; i < count; i++) out[i] = table[from + i];
+  return out;
+}
+
 /** Something that reads the result table in place and must copy what it needs before it changes. */
 export interface TableReader {
-  /** Copy what you still need out of `table` (the result table, about to be written). */
+  /** The result table is about to be written: copy (or drop) what you read from it. */
   detach(table: Uint32Array): void;
 }
 
