@@ -87,6 +87,14 @@ async function handle(request: Request, info: ConnectionInfo): Promise<Response>
       return Response.json(Object.fromEntries(request.headers));
     case '/info':
       return Response.json({ remoteAddress: info.remoteAddress, url: request.url, instance: request instanceof Request });
+    case '/remote-port':
+      // Which connection a request came on (a browser's HTTP/2 requests share one).
+      return text(String(info.remotePort));
+    case '/form-fields': {
+      // A multipart or urlencoded upload as the runtime's formData() reads it: files by name and size.
+      const form = await request.formData();
+      return Response.json([...form].map(([name, value]) => [name, typeof value === 'string' ? value : `${value.name} ${value.size}`]));
+    }
     case '/deno/remote-addr':
       return Response.json(info.remoteAddr ?? null);
     case '/deno/conninfo':
@@ -305,7 +313,7 @@ async function handle(request: Request, info: ConnectionInfo): Promise<Response>
     }
   }
   if (url.pathname.startsWith('/hono/')) return hono.fetch(request);
-  if (url.pathname.startsWith('/ws/')) return webSocketRoute(request, url);
+  if (url.pathname.startsWith('/ws/')) return webSocketRoute(request, url, info);
   return text('not found', 404);
 }
 

@@ -5,6 +5,7 @@ import { cors } from 'hono/cors';
 import { upgradeWebSocket as honoUpgradeWebSocket } from '../../src/hono/index.js';
 import { WebSocketHandshakeError } from '../../src/websocket/handshake.js';
 import { upgradeWebSocket } from '../../src/server/websocket/upgrade.js';
+import type { ConnectionInfo } from '../../src/server/connection.js';
 
 /** Events seen by the sockets, by the `id` query parameter of their request. */
 const events = new Map<string, string[]>();
@@ -53,7 +54,7 @@ function denoNativeRoute(request: Request): Response {
   return response;
 }
 
-export async function webSocketRoute(request: Request, url: URL): Promise<Response> {
+export async function webSocketRoute(request: Request, url: URL, info: ConnectionInfo): Promise<Response> {
   const q = url.searchParams;
   const id = q.get('id') ?? '';
   switch (url.pathname) {
@@ -82,6 +83,7 @@ export async function webSocketRoute(request: Request, url: URL): Promise<Respon
         if (data === 'blob') return socket.send(new Blob(['from ', 'a blob']));
         if (data === 'throw') throw new Error('onmessage threw');
         if (data === 'url') return socket.send(socket.url);
+        if (data === 'remote-port') return socket.send(String(info.remotePort));
         socket.send(data);
       };
       socket.onerror = (event) => record(id, `error ${(event as Event & { error?: { code?: string } }).error?.code ?? ''}`);
