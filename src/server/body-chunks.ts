@@ -1,7 +1,9 @@
-// A response body stream read for writing, over HTTP/1.1 or HTTP/2 alike: only Uint8Array chunks,
-// empty ones skipped, and never more (nor, at the end, fewer) bytes than a declared length.
+// A response body stream read for writing, over HTTP/1.1 or HTTP/2 alike: byte chunks (and the
+// strings and buffers servers on Node and Bun also write), empty ones skipped, and never more
+// (nor, at the end, fewer) bytes than a declared length.
 // `readAhead` first takes what the stream has ready at once: a body that ends there (a Response
 // re-wrapped by middleware, a short generated one) goes out with its Content-Length, not chunked.
+import { encodeOut } from '../out-bytes.js';
 
 /** A stream body broke or did not match its declared length: the response cannot finish. */
 export class ResponseBodyError extends Error {}
@@ -55,9 +57,9 @@ export class ResponseBody {
         }
         // Cut short by `abandon`, the body did not end: what was read is not all of it.
         if (result.done) return (this.ended = !this.abandoned);
-        checkChunk(result.value);
-        this.ahead.push(result.value);
-        this.aheadBytes += result.value.length;
+        const bytes = bytesOf(result.value);
+        this.ahead.push(bytes);
+        this.aheadBytes += bytes.length;
       }
     } catch (error) {
       // Reported by `chunks()`, once the head is out, as for a stream that fails later.
@@ -92,8 +94,7 @@ export class ResponseBody {
           const result = await read;
           if (result.done && this.abandoned) return void (finished = true);
           if (result.done) break;
-          value = result.value;
-          checkChunk(value);
+          value = bytesOf(result.value);
         }
         if (value.length === 0) continue;
         written += value.length;
@@ -131,11 +132,19 @@ export class ResponseBody {
   }
 }
 
-function checkChunk(value: unknown): asserts value is Uint8Array {
-  if (!(value instanceof Uint8Array)) {
-    const what = value === null ? 'null' : typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value;
-    throw new ResponseBodyError(`a response body stream must yield Uint8Array chunks, not ${what} (encode strings with TextEncoder)`);
-  }
+/**
+ * A chunk as bytes. Besides Uint8Array (all the Fetch standard allows), a string is written as
+ * UTF-8 and any ArrayBuffer or view of one as its bytes, as @hono/node-server, srvx and Bun.serve
+ * write them: frameworks enqueue strings (Elysia's generator and SSE handlers do), and undici's
+ * and Deno's refusal broke those apps. Anything else cuts the response and says why.
+ */
+function bytesOf(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (typeof value === 'string') return encodeOut(value);
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  const what = value === null ? 'null' : typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value;
+  throw new ResponseBodyError(`a response body stream must yield bytes (a Uint8Array) or strings, not ${what}`);
 }
 
 function wrap(error: unknown): ResponseBodyError {

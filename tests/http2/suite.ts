@@ -176,6 +176,11 @@ export function http2Suite(name: string, launch: Launcher): void {
       expect(res.headers['content-length']).toBeUndefined();
     });
 
+    it('writes the strings (as UTF-8) and buffers a response stream yields, as over HTTP/1.1', async () => {
+      const res = await withSession(server.url, (s) => request(s, get('/string-stream')));
+      expect([res.status, res.body.toString()]).toEqual([200, 'héllo view buffer']);
+    });
+
     it('answers HEAD with the GET headers and no body', async () => {
       const res = await withSession(server.url, (s) => request(s, { ':method': 'HEAD', ':path': '/hello' }));
       expect(res.status).toBe(200);

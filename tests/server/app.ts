@@ -241,9 +241,16 @@ async function handle(request: Request, info: ConnectionInfo): Promise<Response>
       return text(request.body ? `body: ${await request.text()}` : 'no body');
     case '/body-kind':
       return text(request.body === null ? 'null' : `stream of ${(await request.arrayBuffer()).byteLength}`);
-    case '/string-stream':
-      // A mistake apps make: a string where bytes belong. The response is cut and onError told why.
-      return new Response(new ReadableStream({ start: (c) => (c.enqueue('not bytes' as unknown as Uint8Array), c.close()) }));
+    case '/string-stream': {
+      // What frameworks enqueue besides Uint8Array (Elysia's generator handlers: strings), and what
+      // servers on Node and Bun write anyway: a string (as UTF-8), a DataView, an ArrayBuffer.
+      const bytes = (text: string) => new TextEncoder().encode(text).buffer;
+      const chunks: unknown[] = ['héllo ', new DataView(bytes('_view '), 1), bytes('buffer')];
+      return new Response(new ReadableStream({ start: (c) => (chunks.forEach((chunk) => c.enqueue(chunk)), c.close()) }));
+    }
+    case '/number-stream':
+      // A mistake: a number where bytes belong. The response is cut and onError told why.
+      return new Response(new ReadableStream({ start: (c) => (c.enqueue(42 as unknown as Uint8Array), c.close()) }));
     case '/rewrapped': {
       // What hono does after header-setting middleware: the length stays known.
       const first = new Response(new TextEncoder().encode('wrapped body'), { headers: { 'x-first': '1' } });

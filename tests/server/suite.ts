@@ -665,11 +665,16 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       expect(await (await fetch(`${server.url}/kept-chunks/check`)).text()).toBe('intact');
     });
 
-    it('cuts a response stream that yields a string, and tells onError why', async () => {
-      const { closed } = await raw(server.port, [get(server.port, '/string-stream')], { wait: 2000 });
+    it('writes the strings (as UTF-8) and buffers a response stream yields, as servers on Node and Bun do', async () => {
+      const res = await fetch(`${server.url}/string-stream`);
+      expect([res.status, await res.text()]).toEqual([200, 'héllo view buffer']);
+    });
+
+    it('cuts a response stream that yields something else, and tells onError why', async () => {
+      const { closed } = await raw(server.port, [get(server.port, '/number-stream')], { wait: 2000 });
       expect(closed).toBe(true);
       const { errors } = await stats(server.url);
-      expect(errors.some((e) => /must yield Uint8Array chunks, not string/.test(e))).toBe(true);
+      expect(errors.some((e) => /must yield bytes \(a Uint8Array\) or strings, not number/.test(e))).toBe(true);
     });
 
     it('removes dot segments from the URL the handler sees, as URL parsing does', async () => {
