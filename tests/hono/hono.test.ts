@@ -2,23 +2,16 @@
 // wirespeed/node against @hono/node-server, and on wirespeed/deno against Deno.serve, request by
 // request (status, the fields that matter, body). Where wirespeed answers differently on purpose,
 // the difference is named below with its reason.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { connect, type IncomingHttpHeaders } from 'node:http2';
-import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getConnInfo } from '../../src/hono/index.js';
 import { serve } from '../../src/server/node.js';
+import { ask, askH2, launch, type Answer, type Ask } from '../server/answers.js';
 import { denoRunArgs } from '../server/launchers.js';
 import { createApp } from './app.mjs';
 
-interface Case {
+interface Case extends Ask {
   name: string;
-  method?: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: string | FormData;
   /** The handler's body is not a string (bytes, a stream): the Fetch standard gives it no type. */
   untyped?: true;
   /**
@@ -121,67 +114,6 @@ const cases: Case[] = [
   },
 ];
 
-/** Fields that differ between any two servers and say nothing about the app. */
-const IGNORED = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
-
-/** The case's request fields and body as bytes on the wire (a form encoded once, so every server gets the same boundary). */
-async function requestOf(c: Case): Promise<{ headers?: Record<string, string>; body?: string | Uint8Array }> {
-  if (!(c.body instanceof FormData)) return { headers: c.headers, body: c.body };
-  const encoded = new Response(c.body);
-  return {
-    headers: { ...c.headers, 'content-type': encoded.headers.get('content-type')! },
-    body: new Uint8Array(await encoded.arrayBuffer()),
-  };
-}
-
-/** What a client sees of a response: the fields that matter (one string per name), the body decoded and with the origin masked. */
-function answerOf(base: string, status: number, received: Record<string, unknown>, bytes: Buffer): Answer {
-  const fields: Record<string, string> = {};
-  for (const [name, value] of Object.entries(received)) {
-    if (!IGNORED.has(name)) fields[name] = Array.isArray(value) ? value.join('\n') : String(value);
-  }
-  const text = (received['content-encoding'] === 'gzip' ? gunzipSync(bytes) : bytes).toString('latin1');
-  return { status, headers: fields, body: text.replaceAll(base, 'ORIGIN'), bytes: bytes.length };
-}
-
-async function ask(base: string, c: Case): Promise<Answer> {
-  const { headers, body } = await requestOf(c);
-  const res = await request(`${base}${c.path}`, { method: (c.method ?? 'GET') as 'GET', headers, body });
-  return answerOf(base, res.statusCode, res.headers, Buffer.from(await res.body.arrayBuffer()));
-}
-
-/** The same request over HTTP/2 (h2c, node:http2's client), one session per request. */
-async function askH2(base: string, c: Case): Promise<Answer> {
-  const { headers, body } = await requestOf(c);
-  const session = connect(base);
-  try {
-    return await new Promise<Answer>((resolve, reject) => {
-      session.once('error', reject);
-      const stream = session.request({ ':method': c.method ?? 'GET', ':path': c.path, ...headers });
-      const chunks: Buffer[] = [];
-      let head: IncomingHttpHeaders = {};
-      stream.once('response', (received) => (head = received));
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.once('end', () => {
-        const { [':status']: status, ...fields } = head;
-        resolve(answerOf(base, Number(status), fields, Buffer.concat(chunks)));
-      });
-      stream.once('error', reject);
-      stream.end(body);
-    });
-  } finally {
-    session.close();
-  }
-}
-
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  /** Bytes on the wire (before decompression). */
-  bytes: number;
-}
-
 /** @hono/node-server's Response class differs from the Fetch standard, which undici, Deno and wirespeed follow. */
 const NODE_SERVER_TEXT_TYPE = 'text/plain; charset=UTF-8';
 
@@ -220,18 +152,6 @@ function expected(c: Case, peer: Answer, ours: Answer, peerName: string): Answer
     else if (ours.headers['content-type'] === 'text/plain;charset=UTF-8') headers['content-type'] = 'text/plain;charset=UTF-8';
   }
   return { ...peer, headers, bytes: ours.bytes === peer.bytes || 'content-encoding' in headers ? ours.bytes : peer.bytes };
-}
-
-function launch(command: string, args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(command, args, {
-    env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code} before listening`)));
-    lines.once('line', (url) => resolve({ url, child }));
-  });
 }
 
 function compareSuite(name: string, peerName: string, start: () => Promise<{ ours: string; peer: string; stop(): Promise<void> | void }>) {

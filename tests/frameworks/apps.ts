@@ -1,0 +1,113 @@
+// Apps of three more fetch-handler frameworks, as their users write them, behind one handler:
+// Elysia under /elysia (it enqueues strings into its generator and SSE streams), a tRPC router
+// under /trpc (JSON, batches streamed as JSON lines, subscriptions over SSE) and GraphQL Yoga at
+// /graphql (its own fetch layer, @whatwg-node/server; subscriptions over SSE).
+import { Elysia, sse, t } from 'elysia';
+import { initTRPC, TRPCError } from '@trpc/server';
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { createSchema, createYoga } from 'graphql-yoga';
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
+
+function elysiaApp() {
+  return new Elysia({ prefix: '/elysia' })
+    .get('/users/:id', ({ params, query }) => ({ id: params.id, q: query.q ?? null }))
+    .post(
+      '/items',
+      ({ body, set }) => {
+        set.status = 201;
+        set.headers['x-made'] = 'yes';
+        return { got: body };
+      },
+      { body: t.Object({ name: t.String(), price: t.Number() }) },
+    )
+    .get('/cookie', ({ cookie: { session } }) => {
+      session.value = 'abc';
+      session.httpOnly = true;
+      return 'set';
+    })
+    .get('/read-cookie', ({ cookie: { session } }) => `session=${String(session.value)}`)
+    .get('/throw', () => {
+      throw new Error('boom');
+    })
+    .get('/stream', async function* () {
+      yield 'one;';
+      await tick();
+      yield 'two;';
+      yield 'three';
+    })
+    .get('/sse', async function* () {
+      for (let i = 0; i < 3; i++) {
+        yield sse({ event: 'tick', data: { i } });
+        await tick();
+      }
+    })
+    .get('/blob', () => new Blob(['blob body'], { type: 'text/x-blob' }))
+    .post('/upload', ({ body }) => ({ name: body.name, file: `${body.file.name} ${body.file.size}` }), {
+      body: t.Object({ name: t.String(), file: t.File() }),
+    });
+}
+
+function trpcRouter() {
+  const trpc = initTRPC.create({ isDev: false });
+  const named = (value: unknown) => {
+    if (typeof (value as { name?: unknown })?.name !== 'string')
+      throw new TRPCError({ code: 'BAD_REQUEST', message: 'name must be a string' });
+    return value as { name: string };
+  };
+  const pair = (value: unknown) => value as { a: number; b: number };
+  return trpc.router({
+    hello: trpc.procedure.input(named).query(({ input }) => ({ greeting: `hello ${input.name}` })),
+    add: trpc.procedure.input(pair).mutation(({ input }) => input.a + input.b),
+    slow: trpc.procedure.query(async () => {
+      await tick();
+      return 'slow done';
+    }),
+    count: trpc.procedure.subscription(async function* () {
+      for (let i = 0; i < 3; i++) {
+        yield i;
+        await tick();
+      }
+    }),
+  });
+}
+
+function yogaServer() {
+  const schema = createSchema({
+    typeDefs: 'type Query { hello(name: String): String, slow: String } type Subscription { countdown(from: Int!): Int! }',
+    resolvers: {
+      Query: {
+        hello: (_: unknown, { name }: { name: string }) => `hi ${name}`,
+        slow: async () => {
+          await tick();
+          return 'slow done';
+        },
+      },
+      Subscription: {
+        countdown: {
+          subscribe: async function* (_: unknown, { from }: { from: number }) {
+            for (let i = from; i >= 0; i--) {
+              yield { countdown: i };
+              await tick();
+            }
+          },
+        },
+      },
+    },
+  });
+  return createYoga({ schema, graphiql: false, logging: false });
+}
+
+/** One fetch handler for the three apps. */
+export function frameworksHandler(): (request: Request) => Response | Promise<Response> {
+  const elysia = elysiaApp();
+  const router = trpcRouter();
+  const yoga = yogaServer();
+  return (request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname.startsWith('/elysia/')) return elysia.fetch(request);
+    if (pathname.startsWith('/trpc/')) return fetchRequestHandler({ endpoint: '/trpc', req: request, router, createContext: () => ({}) });
+    if (pathname === '/graphql') return yoga.fetch(request);
+    return new Response('not found', { status: 404 });
+  };
+}

@@ -1,0 +1,175 @@
+// Apps of other fetch-handler frameworks (apps.ts: Elysia, tRPC, GraphQL Yoga) run on
+// wirespeed/node and wirespeed/deno unchanged: each request answered as the framework means it
+// (status, type, the fields that matter, body), and the same over HTTP/2 as over HTTP/1.1.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serve } from '../../src/server/node.js';
+import { ask, askH2, launch, type Ask } from '../server/answers.js';
+import { denoRunArgs } from '../server/launchers.js';
+import { frameworksHandler } from './apps.js';
+
+interface Case extends Ask {
+  name: string;
+  /** Status, Content-Type, body (exact or a pattern) and any other fields that matter. */
+  want: { status: number; type?: string; body: string | RegExp; fields?: Record<string, string> };
+}
+
+const json = { 'content-type': 'application/json' };
+const form = () => {
+  const data = new FormData();
+  data.set('name', 'report');
+  data.set('file', new File(['a,b\n1,2\n'], 'data.csv', { type: 'text/csv' }));
+  return data;
+};
+const input = (value: unknown) => encodeURIComponent(JSON.stringify(value));
+
+const cases: Case[] = [
+  {
+    name: 'Elysia: params and query',
+    path: '/elysia/users/42?q=x',
+    want: { status: 200, type: 'application/json', body: '{"id":"42","q":"x"}' },
+  },
+  {
+    name: 'Elysia: a validated JSON body, its status and a field set by the handler',
+    method: 'POST',
+    path: '/elysia/items',
+    headers: json,
+    body: '{"name":"w","price":2}',
+    want: { status: 201, type: 'application/json', body: '{"got":{"name":"w","price":2}}', fields: { 'x-made': 'yes' } },
+  },
+  {
+    name: 'Elysia: a body that fails validation',
+    method: 'POST',
+    path: '/elysia/items',
+    headers: json,
+    body: '{"name":"w"}',
+    want: { status: 422, type: 'application/json', body: /"type": "validation"/ },
+  },
+  {
+    name: 'Elysia: a cookie set',
+    path: '/elysia/cookie',
+    want: { status: 200, type: 'text/plain', body: 'set', fields: { 'set-cookie': 'session=abc; Path=/; HttpOnly' } },
+  },
+  {
+    name: 'Elysia: a cookie read',
+    path: '/elysia/read-cookie',
+    headers: { cookie: 'session=xyz' },
+    want: { status: 200, type: 'text/plain', body: 'session=xyz' },
+  },
+  { name: 'Elysia: a thrown error', path: '/elysia/throw', want: { status: 500, type: 'text/plain', body: 'boom' } },
+  {
+    name: 'Elysia: a generator streaming strings',
+    path: '/elysia/stream',
+    want: { status: 200, type: 'text/plain', body: 'one;two;three' },
+  },
+  {
+    name: 'Elysia: server-sent events from a generator',
+    path: '/elysia/sse',
+    want: {
+      status: 200,
+      type: 'text/event-stream',
+      body: 'event: tick\ndata: {"i":0}\n\nevent: tick\ndata: {"i":1}\n\nevent: tick\ndata: {"i":2}\n\n',
+    },
+  },
+  { name: 'Elysia: a Blob', path: '/elysia/blob', want: { status: 200, type: 'text/x-blob', body: 'blob body' } },
+  {
+    name: 'Elysia: a multipart upload with a file',
+    method: 'POST',
+    path: '/elysia/upload',
+    body: form(),
+    want: { status: 200, type: 'application/json', body: '{"name":"report","file":"data.csv 8"}' },
+  },
+  {
+    name: 'tRPC: a query',
+    path: `/trpc/hello?input=${input({ name: 'w' })}`,
+    want: { status: 200, type: 'application/json', body: '{"result":{"data":{"greeting":"hello w"}}}' },
+  },
+  {
+    name: 'tRPC: a query whose input is refused',
+    path: `/trpc/hello?input=${input({ name: 1 })}`,
+    want: { status: 400, type: 'application/json', body: /"message":"name must be a string".*"code":"BAD_REQUEST"/ },
+  },
+  {
+    name: 'tRPC: a mutation',
+    method: 'POST',
+    path: '/trpc/add',
+    headers: json,
+    body: '{"a":2,"b":3}',
+    want: { status: 200, type: 'application/json', body: '{"result":{"data":5}}' },
+  },
+  {
+    name: 'tRPC: a batch streamed as JSON lines',
+    path: `/trpc/hello,slow?batch=1&input=${input({ 0: { name: 'b' } })}`,
+    headers: { 'trpc-accept': 'application/jsonl' },
+    want: { status: 200, type: 'application/json', body: /"greeting":"hello b".*\n.*"slow done"/s },
+  },
+  {
+    name: 'tRPC: a subscription over server-sent events',
+    path: '/trpc/count',
+    headers: { accept: 'text/event-stream' },
+    want: { status: 200, type: 'text/event-stream', body: /data: 0\n\n.*data: 1\n\n.*data: 2\n\n/s },
+  },
+  {
+    name: 'GraphQL Yoga: a query in the URL',
+    path: `/graphql?query=${encodeURIComponent('{ hello(name: "q") }')}`,
+    want: { status: 200, type: 'application/json; charset=utf-8', body: '{"data":{"hello":"hi q"}}' },
+  },
+  {
+    name: 'GraphQL Yoga: a POSTed query with an async resolver',
+    method: 'POST',
+    path: '/graphql',
+    headers: json,
+    body: JSON.stringify({ query: '{ hello(name: "p") slow }' }),
+    want: { status: 200, type: 'application/json; charset=utf-8', body: '{"data":{"hello":"hi p","slow":"slow done"}}' },
+  },
+  {
+    name: 'GraphQL Yoga: a subscription over server-sent events',
+    method: 'POST',
+    path: '/graphql',
+    headers: { ...json, accept: 'text/event-stream' },
+    body: JSON.stringify({ query: 'subscription { countdown(from: 2) }' }),
+    want: {
+      status: 200,
+      type: 'text/event-stream',
+      body: /"countdown":2.*"countdown":1.*"countdown":0.*event: complete/s,
+    },
+  },
+  {
+    name: 'GraphQL Yoga: a body that is not JSON',
+    method: 'POST',
+    path: '/graphql',
+    headers: json,
+    body: '{bad json',
+    want: { status: 400, type: 'application/json; charset=utf-8', body: /POST body sent invalid JSON/ },
+  },
+];
+
+function onAdapter(adapter: string, start: () => Promise<{ url: string; stop(): Promise<void> | void }>): void {
+  describe(`apps of other frameworks on wirespeed/${adapter}`, () => {
+    let server: { url: string; stop(): Promise<void> | void } = { url: '', stop: () => undefined };
+    beforeAll(async () => void (server = await start()));
+    afterAll(() => server.stop());
+
+    for (const c of cases) {
+      it(`${c.name}: answered as the framework means, the same over HTTP/2`, async () => {
+        const [h1, h2] = await Promise.all([ask(server.url, c), askH2(server.url, c)]);
+        const { status, type, body, fields = {} } = c.want;
+        const seen = Object.fromEntries(Object.keys(fields).map((name) => [name, h1.headers[name]]));
+        expect({ status: h1.status, type: h1.headers['content-type'], fields: seen }).toEqual({ status, type, fields });
+        if (typeof body === 'string') expect(h1.body).toBe(body);
+        else expect(h1.body).toMatch(body);
+        expect(h2).toEqual(h1);
+      });
+    }
+  });
+}
+
+onAdapter('node', async () => {
+  const server = serve({ fetch: frameworksHandler(), http2: true });
+  await server.ready;
+  return { url: server.url, stop: () => server.close() };
+});
+
+onAdapter('deno', async () => {
+  const { url, child } = await launch(process.execPath, denoRunArgs(new URL('./deno-server.ts', import.meta.url).pathname));
+  return { url, stop: () => void child.stdin!.end() };
+});
