@@ -81,7 +81,10 @@ export class FrameDecoder {
     this.memory = memory;
   }
 
-  /** Reads `chunk`; throws WebSocketError on the first frame that breaks the protocol or the limit. */
+  /**
+   * Reads `chunk`; throws WebSocketError on the first frame that breaks the protocol or the limit,
+   * once the frames before it have been handed on.
+   */
   push(chunk: Uint8Array): void {
     const records = (recordSets[nesting] ??= { bits: [], lengths: [], pieces: [] });
     nesting++;
@@ -102,8 +105,9 @@ export class FrameDecoder {
     for (;;) {
       const core = this.core;
       core.load(pos ? data.subarray(pos) : data);
+      // A negative rc is an error in a frame after the recorded ones, which are delivered first:
+      // frames are processed in order, so a message complete before a bad frame was received.
       const rc = core.wsDecode(0, data.length - pos, this.maxFrame, this.options, this.state);
-      if (rc < 0) throw frameError(rc);
       // Everything is copied out of wasm memory before the sink runs: it may use the core itself.
       const table = core.table;
       const count = table[WsFrame.RECORD_COUNT];
@@ -133,6 +137,7 @@ export class FrameDecoder {
         if (piece) this.sink.payload(piece);
         if (bits[i] & RECORD_FRAME_END) this.sink.frameEnd();
       }
+      if (rc < 0) throw frameError(rc);
       pos += rc;
       // A full set of records: more frames may follow in this read. Otherwise what is left is a
       // header cut short.

@@ -217,6 +217,25 @@ describe('FrameDecoder + MessageReader', () => {
     expect(events).toEqual([]);
   });
 
+  it('hands on the frames before a bad one in the same read, in order, then fails', () => {
+    const { decoder, events } = reader();
+    const read = Buffer.concat([
+      clientFrame(0x81, 'first'),
+      clientFrame(0x89, 'p'),
+      clientFrame(0x01, 'sec'),
+      clientFrame(0x80, 'ond'),
+      clientFrame(0xa1, 'reserved bit'),
+      clientFrame(0x81, 'never'),
+    ]);
+    const error = errorOf(() => decoder.push(read));
+    expect([error?.code, error?.closeCode]).toEqual(['ERR_WS_RESERVED_BITS', 1002]);
+    expect(events).toEqual([
+      ['text', 'first'],
+      ['ping', [0x70]],
+      ['text', 'second'],
+    ]);
+  });
+
   it.each([
     ['unmasked', 'ERR_WS_UNMASKED', 1002, clientFrame(0x81, 'x', { mask: false })],
     ['reserved opcode', 'ERR_WS_RESERVED_OPCODE', 1002, clientFrame(0x86, '')],

@@ -377,7 +377,8 @@ pub fn decode_chunked(
     })
 }
 
-/// Reads client WebSocket frames from input[start..end], resuming from the state in the table.
+/// Reads client WebSocket frames from input[start..end], resuming from the state in the table. A
+/// negative result (an error) still leaves the records of the frames before the faulty one.
 #[wasm_bindgen]
 pub fn ws_decode(start: u32, end: u32, max_frame: u32, options: u32) -> i32 {
     let limits = FrameLimits { max_frame, options };

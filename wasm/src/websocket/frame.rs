@@ -74,7 +74,10 @@ struct Header {
 
 /// Reads frames from `input`, resuming from the state in `table`. Returns the bytes consumed: a
 /// frame header cut short by the end of the input is left for the next call (with more bytes),
-/// as is everything after the MAX_RECORDS-th record.
+/// as is everything after the MAX_RECORDS-th record. On an error the records of the frames before
+/// the faulty one are in the table (RECORD_COUNT), so that the caller delivers them first: frames
+/// are processed in order, and a message complete before a bad frame was received (Autobahn
+/// 3.2, 4.1.3, 5.15 expect its echo before the close).
 pub fn decode(
     input: &mut [u8],
     limits: &FrameLimits,
@@ -92,8 +95,13 @@ pub fn decode(
         let mut start_flag = 0;
         let mut frame_length = 0;
         if phase == PHASE_HEADER {
-            let Some(header) = read_header(&input[pos..], limits, fragmented)? else {
-                break;
+            let header = match read_header(&input[pos..], limits, fragmented) {
+                Ok(Some(header)) => header,
+                Ok(None) => break,
+                Err(error) => {
+                    table[slot::RECORD_COUNT] = count as u32;
+                    return Err(error);
+                }
             };
             pos += header.size;
             fragmented = header.fragmented;
@@ -396,6 +404,39 @@ mod tests {
         assert_eq!(
             decode_split(&frame(0x82, &[0; 11])[..2], 2, &small),
             Err(FrameError::TooBig)
+        );
+    }
+
+    #[test]
+    fn an_error_leaves_the_records_of_the_frames_before_it() {
+        let wire = [
+            frame(0x81, b"Hello"),
+            frame(0x01, b"frag"),
+            frame(0x80, b"ment"),
+            frame(0xa1, b"bad"),
+            frame(0x81, b"never read"),
+        ]
+        .concat();
+        let mut input = wire.clone();
+        let mut table = table();
+        assert_eq!(
+            decode(&mut input, &LIMITS, &mut table),
+            Err(FrameError::ReservedBits)
+        );
+        let records: Vec<(u32, Vec<u8>)> = (0..table[slot::RECORD_COUNT] as usize)
+            .map(|r| {
+                let at = slot::RECORDS + r * RECORD_WORDS;
+                let (off, len) = (table[at + 1] as usize, table[at + 2] as usize);
+                (table[at] & 0xff, input[off..off + len].to_vec())
+            })
+            .collect();
+        assert_eq!(
+            records,
+            [
+                (0x81, b"Hello".to_vec()),
+                (0x01, b"frag".to_vec()),
+                (0x80, b"ment".to_vec())
+            ]
         );
     }
 
