@@ -1,6 +1,6 @@
 // The Autobahn testsuite's cases for a server (autobahn-cases.ts: sections 1-7 and 10) against the
-// test app's echo route, each on a connection of its own: over HTTP/1.1 on wirespeed/node and
-// wirespeed/deno, and over HTTP/2 (RFC 8441) on wirespeed/node. A case passes when the server gives
+// test app's echo route, each on a connection of its own, on wirespeed/node and wirespeed/deno,
+// over HTTP/1.1 and over HTTP/2 (RFC 8441). A case passes when the server gives
 // the suite's strict ("OK") outcome: the echoes and pongs in order, then the close code it names.
 import { once } from 'node:events';
 import http2 from 'node:http2';
@@ -132,3 +132,4 @@ function autobahnOverHttp2(name: string, launch: Launcher): void {
 autobahnOverHttp1('wirespeed/node', launchNode);
 autobahnOverHttp1('wirespeed/deno', launchDeno);
 autobahnOverHttp2('wirespeed/node', launchNode);
+autobahnOverHttp2('wirespeed/deno', launchDeno);
