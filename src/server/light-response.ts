@@ -32,6 +32,11 @@ export interface LightParts {
 /** RFC 9110 §15.1 reason-phrase (what the Fetch standard accepts as statusText). */
 const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+/** Response.redirect's default status and the ones it takes (Fetch standard, "redirect status"). */
+const DEFAULT_REDIRECT_STATUS = 302;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Any base URL: a relative reference that parses against it parses against the client's. */
+const RELATIVE_CHECK_BASE = 'http://localhost/';
 const TEXT_PLAIN = 'text/plain;charset=UTF-8';
 const FORM_URLENCODED = 'application/x-www-form-urlencoded;charset=UTF-8';
 const encoder = new TextEncoder();
@@ -165,8 +170,18 @@ class LightResponseImpl {
     return NativeResponse.error();
   }
 
-  static redirect(url: string | URL, status?: number): Response {
-    return NativeResponse.redirect(url, status);
+  /**
+   * Like `Response.redirect()`, and a relative reference (`'/login'`) too: the standard parses it
+   * against the page's base URL, which a server has none of, so undici and Deno throw; Bun.serve
+   * takes it, and frameworks written for Bun send one (Elysia's `redirect('/')`). It goes into
+   * Location as given (RFC 9110 §10.2.2 allows a relative reference there), once it parses.
+   */
+  static redirect(url: string | URL, status = DEFAULT_REDIRECT_STATUS): Response {
+    if (typeof url !== 'string' || URL.canParse(url) || !URL.canParse(url, RELATIVE_CHECK_BASE))
+      return NativeResponse.redirect(url, status);
+    if (!REDIRECT_STATUSES.has(status))
+      throw new RangeError(`Response.redirect: ${status} is not a redirect status (301, 302, 303, 307, 308)`);
+    return new LightResponseImpl(null, { status, headers: { location: url } }) as unknown as Response;
   }
 
   // Native responses are instances too, so `instanceof Response` keeps working for responses

@@ -43,6 +43,7 @@ function elysiaApp() {
       }
     })
     .get('/blob', () => new Blob(['blob body'], { type: 'text/x-blob' }))
+    .get('/redirect', ({ redirect }) => redirect('/elysia/users/1', 303))
     .post('/upload', ({ body }) => ({ name: body.name, file: `${body.file.name} ${body.file.size}` }), {
       body: t.Object({ name: t.String(), file: t.File() }),
     });

@@ -70,6 +70,11 @@ const cases: Case[] = [
       body: 'event: tick\ndata: {"i":0}\n\nevent: tick\ndata: {"i":1}\n\nevent: tick\ndata: {"i":2}\n\n',
     },
   },
+  {
+    name: 'Elysia: a redirect to a path (Response.redirect with a relative reference, as on Bun)',
+    path: '/elysia/redirect',
+    want: { status: 303, body: '', fields: { location: '/elysia/users/1' } },
+  },
   { name: 'Elysia: a Blob', path: '/elysia/blob', want: { status: 200, type: 'text/x-blob', body: 'blob body' } },
   {
     name: 'Elysia: a multipart upload with a file',

@@ -270,4 +270,14 @@ describe('LightResponse, the cases of @hono/node-server', () => {
     expect(() => LightResponse.redirect('https://example.com', 200)).toThrow(RangeError);
     expect(LightResponse.error().type).toBe('error');
   });
+
+  it('redirects to a relative reference, as Bun.serve does (the runtimes throw: a server has no base URL)', async () => {
+    const login = LightResponse.redirect('/login?next=%2Fcart');
+    expect([login.status, login.headers.get('location'), login.body, await login.text()]).toEqual([302, '/login?next=%2Fcart', null, '']);
+    expect(LightResponse.redirect('../up', 308).headers.get('location')).toBe('../up');
+    expect(() => LightResponse.redirect('/login', 200)).toThrow(RangeError);
+    // No response splitting: a CR or LF in the reference is refused as a field value, not written.
+    expect(() => LightResponse.redirect('/a\r\nset-cookie: x=1')).toThrow(TypeError);
+    expect(() => LightResponse.redirect('http://[bad')).toThrow(TypeError);
+  });
 });
