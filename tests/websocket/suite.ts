@@ -306,6 +306,15 @@ export function webSocketSuite(name: string, launch: Launcher) {
       }
     });
 
+    it("reads nothing after the client's Close, a bad frame in the same read included (§5.5.1)", async () => {
+      const id = nextId();
+      const client = await RawWebSocket.open(server.port, `/ws/echo?id=${id}`);
+      client.send(Buffer.concat([closeFrame(1000, 'bye'), clientFrame(0xa1, 'reserved bit'), clientFrame(TEXT, 'never')]));
+      expect(RawWebSocket.closeOf(await client.frame())).toEqual({ code: 1000, reason: 'bye' });
+      expect(await client.closed()).toBe(true);
+      expect(await events(server.url, id, 2)).toEqual(['open ', 'close 1000 true bye']);
+    });
+
     it.each([
       ['an unmasked frame [5.1]', 1002, clientFrame(TEXT, 'x', { mask: false })],
       ['reserved opcode 3 [4.1.1]', 1002, clientFrame(0x83, '')],

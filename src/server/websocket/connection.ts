@@ -98,7 +98,8 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
     try {
       (this.decoder ??= this.makeDecoder()).push(chunk);
     } catch (error) {
-      this.fail(error);
+      // A fault after the client's Close in the same read is not read either (§5.5.1).
+      if (!this.closeReceived) this.fail(error);
     }
     // A client that does not read what it is sent stops being read (its echoes cannot pile up).
     if (this.transport.needsDrain) this.transport.pause();
