@@ -1,11 +1,14 @@
-// Apps of three more fetch-handler frameworks, as their users write them, behind one handler:
-// Elysia under /elysia (it enqueues strings into its generator and SSE streams), a tRPC router
-// under /trpc (JSON, batches streamed as JSON lines, subscriptions over SSE) and GraphQL Yoga at
-// /graphql (its own fetch layer, @whatwg-node/server; subscriptions over SSE).
+// Apps of more fetch-handler frameworks, as their users write them, behind one handler: Elysia
+// under /elysia (it enqueues strings into its generator and SSE streams), a tRPC router under
+// /trpc (JSON, batches streamed as JSON lines, subscriptions over SSE), GraphQL Yoga at /graphql
+// (its own fetch layer, @whatwg-node/server; subscriptions over SSE), h3 (Nitro's) under /h3 and
+// itty-router under /itty.
 import { Elysia, sse, t } from 'elysia';
 import { initTRPC, TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { createSchema, createYoga } from 'graphql-yoga';
+import { getCookie, getQuery, getRouterParam, H3, HTTPError, readBody, redirect, setCookie, setResponseHeader } from 'h3';
+import { AutoRouter, error, json } from 'itty-router';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
 
@@ -99,16 +102,47 @@ function yogaServer() {
   return createYoga({ schema, graphiql: false, logging: false });
 }
 
-/** One fetch handler for the three apps. */
+function h3App() {
+  return new H3()
+    .get('/h3/users/:id', (event) => ({ id: getRouterParam(event, 'id'), q: getQuery(event).q ?? null }))
+    .post('/h3/echo', async (event) => ({ got: await readBody(event) }))
+    .get('/h3/cookie', (event) => {
+      setCookie(event, 'a', '1');
+      setCookie(event, 'b', '2');
+      return { seen: getCookie(event, 'a') ?? null };
+    })
+    .get('/h3/fail', () => {
+      throw new HTTPError({ status: 418, message: 'teapot' });
+    })
+    .get('/h3/redirect', () => redirect('/h3/users/1'))
+    .get('/h3/header', (event) => {
+      setResponseHeader(event, 'x-custom', 'v');
+      return 'with header';
+    });
+}
+
+function ittyRouter() {
+  const router = AutoRouter({ base: '/itty' });
+  router.get('/items/:id', ({ id, query }) => ({ id, q: query.q ?? null }));
+  router.post('/items', async (request) => json({ body: await request.json() }, { status: 201 }));
+  router.get('/forbidden', () => error(403, 'nope'));
+  return router;
+}
+
+/** One fetch handler for the apps. */
 export function frameworksHandler(): (request: Request) => Response | Promise<Response> {
   const elysia = elysiaApp();
   const router = trpcRouter();
   const yoga = yogaServer();
+  const h3 = h3App();
+  const itty = ittyRouter();
   return (request) => {
     const { pathname } = new URL(request.url);
     if (pathname.startsWith('/elysia/')) return elysia.fetch(request);
     if (pathname.startsWith('/trpc/')) return fetchRequestHandler({ endpoint: '/trpc', req: request, router, createContext: () => ({}) });
     if (pathname === '/graphql') return yoga.fetch(request);
+    if (pathname.startsWith('/h3/')) return h3.fetch(request);
+    if (pathname.startsWith('/itty/')) return itty.fetch(request);
     return new Response('not found', { status: 404 });
   };
 }

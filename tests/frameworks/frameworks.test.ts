@@ -1,4 +1,4 @@
-// Apps of other fetch-handler frameworks (apps.ts: Elysia, tRPC, GraphQL Yoga) run on
+// Apps of other fetch-handler frameworks (apps.ts: Elysia, tRPC, GraphQL Yoga, h3, itty-router) run on
 // wirespeed/node and wirespeed/deno unchanged: each request answered as the framework means it
 // (status, type, the fields that matter, body), and the same over HTTP/2 as over HTTP/1.1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -145,6 +145,64 @@ const cases: Case[] = [
     headers: json,
     body: '{bad json',
     want: { status: 400, type: 'application/json; charset=utf-8', body: /POST body sent invalid JSON/ },
+  },
+  {
+    name: 'h3: params and query',
+    path: '/h3/users/7?q=x',
+    want: { status: 200, type: 'application/json;charset=UTF-8', body: '{"id":"7","q":"x"}' },
+  },
+  {
+    name: 'h3: a JSON body read back',
+    method: 'POST',
+    path: '/h3/echo',
+    headers: json,
+    body: '{"a":1}',
+    want: { status: 200, type: 'application/json;charset=UTF-8', body: '{"got":{"a":1}}' },
+  },
+  {
+    name: 'h3: two cookies set, one read',
+    path: '/h3/cookie',
+    headers: { cookie: 'a=old' },
+    want: {
+      status: 200,
+      type: 'application/json;charset=UTF-8',
+      body: '{"seen":"old"}',
+      fields: { 'set-cookie': 'a=1; Path=/\nb=2; Path=/' },
+    },
+  },
+  { name: 'h3: an HTTPError', path: '/h3/fail', want: { status: 418, type: 'application/json;charset=UTF-8', body: /"message":"teapot"/ } },
+  {
+    name: 'h3: a redirect',
+    path: '/h3/redirect',
+    want: { status: 302, type: 'text/html; charset=utf-8', body: /\/h3\/users\/1/, fields: { location: '/h3/users/1' } },
+  },
+  {
+    name: 'h3: a field set by the handler',
+    path: '/h3/header',
+    want: { status: 200, type: 'text/plain;charset=UTF-8', body: 'with header', fields: { 'x-custom': 'v' } },
+  },
+  {
+    name: 'itty-router: params and query',
+    path: '/itty/items/5?q=y',
+    want: { status: 200, type: 'application/json; charset=utf-8', body: '{"id":"5","q":"y"}' },
+  },
+  {
+    name: 'itty-router: a JSON body and its status',
+    method: 'POST',
+    path: '/itty/items',
+    headers: json,
+    body: '{"z":2}',
+    want: { status: 201, type: 'application/json; charset=utf-8', body: '{"body":{"z":2}}' },
+  },
+  {
+    name: 'itty-router: an error response',
+    path: '/itty/forbidden',
+    want: { status: 403, type: 'application/json; charset=utf-8', body: '{"status":403,"error":"nope"}' },
+  },
+  {
+    name: 'itty-router: a route no one serves',
+    path: '/itty/nope',
+    want: { status: 404, type: 'application/json; charset=utf-8', body: '{"status":404,"error":"Not Found"}' },
   },
 ];
 
