@@ -363,6 +363,15 @@ function utf8Handling(): AutobahnCase[] {
   const [part1, part2, part3] = [greek, bytes('\xf4\x90\x80\x80'), bytes('edited')];
   const tooHigh = Buffer.concat([part1, part2, part3]);
   const failFast = (id: string, steps: Step[]): AutobahnCase => ({ id, steps, events: [['timeout', 'A']], close: failed(INVALID_PAYLOAD) });
+  /** `bytes` cut at `a` and `b`. */
+  const cut = (bytes: Buffer, a: number, b: number): [Buffer, Buffer, Buffer] => [
+    bytes.subarray(0, a),
+    bytes.subarray(a, b),
+    bytes.subarray(b),
+  ];
+  /** Three pieces of a text message as its three frames. */
+  const asFrames = (parts: Buffer[]) =>
+    parts.map((part, i) => frame(i ? 0x0 : 0x1, part, { fin: i === parts.length - 1 })) as [Buffer, Buffer, Buffer];
   /** The fail-fast cases' pattern: a part, a wait (mark A if still open), a part, a wait (mark B), the rest. */
   const inThreeParts = (first: Buffer, second: Buffer, third: Buffer): Step[] => [
     { send: first },
@@ -400,32 +409,11 @@ function utf8Handling(): AutobahnCase[] {
     { id: '6.2.4', steps: [send(fragmented(greek, 1))], events: [echoed('text', greek)], close: byClient() },
     { id: '6.3.1', steps: [send(frame(0x1, surrogate))], events: [], close: failed(INVALID_PAYLOAD) },
     { id: '6.3.2', steps: [send(fragmented(surrogate, 1))], events: [], close: failed(INVALID_PAYLOAD) },
-    failFast('6.4.1', inThreeParts(frame(0x1, part1, { fin: false }), frame(0x0, part2, { fin: false }), frame(0x0, part3))),
-    failFast(
-      '6.4.2',
-      inThreeParts(
-        frame(0x1, tooHigh.subarray(0, 12), { fin: false }),
-        frame(0x0, tooHigh.subarray(12, 13), { fin: false }),
-        frame(0x0, tooHigh.subarray(13)),
-      ),
-    ),
+    failFast('6.4.1', inThreeParts(...asFrames([part1, part2, part3]))),
+    failFast('6.4.2', inThreeParts(...asFrames(cut(tooHigh, 12, 13)))),
     // One frame, its bytes written in three parts.
-    failFast(
-      '6.4.3',
-      inThreeParts(
-        whole.subarray(0, headerLength + 11),
-        whole.subarray(headerLength + 11, headerLength + 15),
-        whole.subarray(headerLength + 15),
-      ),
-    ),
-    failFast(
-      '6.4.4',
-      inThreeParts(
-        whole.subarray(0, headerLength + 12),
-        whole.subarray(headerLength + 12, headerLength + 13),
-        whole.subarray(headerLength + 13),
-      ),
-    ),
+    failFast('6.4.3', inThreeParts(...cut(whole, headerLength + 11, headerLength + 15))),
+    failFast('6.4.4', inThreeParts(...cut(whole, headerLength + 12, headerLength + 13))),
   ];
   utf8Sequences().forEach(([, sequences], group) => {
     sequences.forEach(([isValid, payload], j) => {
