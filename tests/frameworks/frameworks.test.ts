@@ -1,6 +1,7 @@
-// Apps of other fetch-handler frameworks (apps.ts: Elysia, tRPC, GraphQL Yoga, h3, itty-router) run on
-// wirespeed/node and wirespeed/deno unchanged: each request answered as the framework means it
-// (status, type, the fields that matter, body), and the same over HTTP/2 as over HTTP/1.1.
+// Apps of other fetch-handler frameworks (apps.ts: Elysia, tRPC, GraphQL Yoga, h3, itty-router)
+// run on wirespeed/node and wirespeed/deno unchanged: each request answered as the framework
+// means it (status, type, the fields that matter, body), and the same over HTTP/2 as over
+// HTTP/1.1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve } from '../../src/server/node.js';
 import { ask, askH2, launch, type Ask } from '../server/answers.js';
