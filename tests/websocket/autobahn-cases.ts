@@ -4,6 +4,8 @@
 // close code). Section 9 (performance) and 12-13 (compression parameters) are left out. The
 // suite's one-second waits are 100 ms here.
 
+import { clientFrame, closeFrame } from './raw-client.js';
+
 /** What the client does, in order. */
 export type Step =
   /** Bytes written at once (one or more frames), or `chop` bytes per write, each write awaited. */
@@ -33,7 +35,6 @@ const NORMAL = 1000;
 const PROTOCOL_ERROR = 1002;
 const INVALID_PAYLOAD = 1007;
 const WAIT = 100;
-const MASK = Buffer.from([0x37, 0xfa, 0x21, 0x3d]);
 
 /** "κόσμε" as the suite spells it: 11 bytes, with U+1F79 (omicron with oxia), not U+03CC. */
 const GREEK = '\xce\xba\xe1\xbd\xb9\xcf\x83\xce\xbc\xce\xb5';
@@ -43,20 +44,9 @@ const utf8 = (text: string) => Buffer.from(text, 'utf8');
 
 /** A masked client frame (the fuzzer's `sendFrame`): `payloadLength` repeats the payload to that length. */
 export function frame(opcode: number, payload: string | Buffer = '', { fin = true, rsv = 0, payloadLength = 0 } = {}): Buffer {
-  let data = bytes(payload);
-  if (payloadLength) data = Buffer.from(Buffer.alloc(payloadLength, data));
-  const length = data.length;
-  const head = [(fin ? 0x80 : 0) | (rsv << 4) | opcode];
-  if (length < 126) head.push(0x80 | length);
-  else if (length <= 0xffff) head.push(0x80 | 126, length >> 8, length & 0xff);
-  else head.push(0x80 | 127, 0, 0, 0, 0, (length >>> 24) & 0xff, (length >> 16) & 0xff, (length >> 8) & 0xff, length & 0xff);
-  const masked = Buffer.from(data.map((byte, i) => byte ^ MASK[i % 4]));
-  return Buffer.concat([Buffer.from(head), MASK, masked]);
+  const data = bytes(payload);
+  return clientFrame((fin ? 0x80 : 0) | (rsv << 4) | opcode, payloadLength ? Buffer.alloc(payloadLength, data) : data);
 }
-
-/** A close frame with `code` (none when undefined) and a reason given as raw bytes. */
-export const closeFrame = (code?: number, reason: string | Buffer = '') =>
-  frame(0x8, code === undefined ? '' : Buffer.concat([Buffer.from([code >> 8, code & 0xff]), bytes(reason)]));
 
 /** The fuzzer's `sendMessage(payload, fragmentSize)`: one text message in frames of `size` bytes. */
 function fragmented(payload: Buffer, size: number): Buffer {

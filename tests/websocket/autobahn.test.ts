@@ -7,8 +7,8 @@ import http2 from 'node:http2';
 import { describe, expect, it } from 'vitest';
 import { launchDeno, launchNode } from '../server/launchers.js';
 import { useServer, type Launcher } from '../server/suite.js';
-import { AUTOBAHN_CASES, closeFrame, type AutobahnCase, type Event } from './autobahn-cases.js';
-import { RawWebSocket } from './raw-client.js';
+import { AUTOBAHN_CASES, type AutobahnCase, type Event } from './autobahn-cases.js';
+import { closeFrame, RawWebSocket } from './raw-client.js';
 
 const CLOSE = 0x8;
 const PING = 0x9;
@@ -56,10 +56,6 @@ async function until(done: () => boolean, ms = PATIENCE_MS): Promise<void> {
   for (const deadline = Date.now() + ms; !done() && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 2));
 }
 
-function write(ws: RawWebSocket, bytes: Buffer): Promise<void> {
-  return new Promise((resolve) => ws.socket.write(bytes, () => resolve()));
-}
-
 /** Plays the case's steps on an open WebSocket and reads what the server does. */
 async function play(ws: RawWebSocket, c: AutobahnCase): Promise<Outcome> {
   const { state, finished } = reader(ws);
@@ -69,12 +65,11 @@ async function play(ws: RawWebSocket, c: AutobahnCase): Promise<Outcome> {
     else if ('mark' in step) {
       if (open()) state.events.push(['timeout', step.mark]);
     } else if (!open()) break;
-    else if (step.chop) for (let at = 0; at < step.send.length; at += step.chop) await write(ws, step.send.subarray(at, at + step.chop));
-    else await write(ws, step.send);
+    else await ws.sendInPieces(step.send, step.chop ?? Infinity);
   }
   if (c.close.by === 'client' && !c.close.clientSentClose) {
     await until(() => state.events.length >= c.events.length || !open());
-    if (open()) await write(ws, closeFrame(1000));
+    if (open()) await ws.sendInPieces(closeFrame(1000), Infinity);
   }
   await finished;
   await ws.closed(PATIENCE_MS);

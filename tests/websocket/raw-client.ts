@@ -30,7 +30,8 @@ export function clientFrame(first: number, payload: Uint8Array | string, { mask 
   return Buffer.concat([Buffer.from(header), MASK, masked]);
 }
 
-export const closeFrame = (code?: number, reason = '') =>
+/** A close frame with `code` (none when undefined) and a reason (a string as UTF-8, or raw bytes). */
+export const closeFrame = (code?: number, reason: string | Uint8Array = '') =>
   clientFrame(0x88, code === undefined ? Buffer.alloc(0) : Buffer.concat([Buffer.from([code >> 8, code & 0xff]), Buffer.from(reason)]));
 
 export class RawWebSocket {
@@ -83,9 +84,11 @@ export class RawWebSocket {
     this.socket.write(bytes);
   }
 
-  /** Writes `bytes` one at a time, waiting for each write (so reads split everywhere they can). */
-  async sendByteByByte(bytes: Uint8Array): Promise<void> {
-    for (const byte of bytes) await new Promise<void>((resolve) => this.socket.write(Uint8Array.of(byte), () => resolve()));
+  /** Writes `bytes` in pieces of `size` bytes (Infinity: one write), waiting for each (1: reads split everywhere they can). */
+  async sendInPieces(bytes: Uint8Array, size: number): Promise<void> {
+    for (let at = 0; at < bytes.length; at += size) {
+      await new Promise<void>((resolve) => this.socket.write(bytes.subarray(at, at + size), () => resolve()));
+    }
   }
 
   /** The next frame from the server, or null once the connection closed without one. */

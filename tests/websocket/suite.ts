@@ -249,7 +249,7 @@ export function webSocketSuite(name: string, launch: Launcher) {
         clientFrame(BINARY, Buffer.alloc(300, 5)),
         clientFrame(TEXT, ''),
       ]);
-      await client.sendByteByByte(wire);
+      await client.sendInPieces(wire, 1);
       const frames = [await client.frame(), await client.frame(), await client.frame(), await client.frame()];
       expect(frames.map((f) => [f?.opcode, f?.payload.length])).toEqual([
         [10, 1],
