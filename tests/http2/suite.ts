@@ -52,7 +52,7 @@ function request(
 }
 
 function connect(url: string): http2.ClientHttp2Session {
-  const session = http2.connect(url, url.startsWith('https') ? { ca: fixture('cert.pem'), servername: 'localhost' } : {});
+  const session = http2.connect(url, url.startsWith('https') ? { ca: fixture('ca.pem'), servername: 'localhost' } : {});
   session.on('error', () => undefined);
   return session;
 }

@@ -30,7 +30,7 @@ export function raw(port: number, chunks: (string | Uint8Array)[], options: RawO
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const socket = options.tls
-      ? tls.connect({ port, host: '127.0.0.1', ca: fixture('cert.pem'), servername: 'localhost' })
+      ? tls.connect({ port, host: '127.0.0.1', ca: fixture('ca.pem'), servername: 'localhost' })
       : net.connect(port, '127.0.0.1');
     let text = '';
     let timer: NodeJS.Timeout | undefined;

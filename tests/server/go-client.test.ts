@@ -15,7 +15,7 @@ import type { Launched, Launcher } from './suite.js';
 
 const run = promisify(execFile);
 /** The test certificate (for 127.0.0.1 and localhost), as the CA the client trusts. */
-const CA_FILE = new URL('./fixtures/cert.pem', import.meta.url).pathname;
+const CA_FILE = new URL('./fixtures/ca.pem', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'wirespeed-go-client-'));
 const client = join(dir, 'client');
 /** Building compiles net/http once per machine (Go caches it): ~15 s cold here, ~1 s warm. */

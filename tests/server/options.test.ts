@@ -148,7 +148,7 @@ describe('serve() options', () => {
     try {
       const body = await new Promise<string>((resolve, reject) =>
         https
-          .get({ host: '127.0.0.1', port: server.port, ca: fixture('cert.pem') }, (res) => {
+          .get({ host: '127.0.0.1', port: server.port, ca: fixture('ca.pem') }, (res) => {
             let text = '';
             res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
             res.on('end', () => resolve(text));

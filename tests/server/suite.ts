@@ -939,7 +939,7 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
 
     it('serves HTTPS to undici and raw TLS sockets, with the remote address', async () => {
       expect(server.url.startsWith('https://')).toBe(true);
-      const agent = new Agent({ connect: { ca: fixture('cert.pem'), servername: 'localhost' } });
+      const agent = new Agent({ connect: { ca: fixture('ca.pem'), servername: 'localhost' } });
       const res = await undiciFetch(`${server.url}/info`, { dispatcher: agent });
       expect(await res.json()).toMatchObject({ remoteAddress: '127.0.0.1', url: `${server.url}/info` });
       await agent.close();
@@ -961,7 +961,7 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
     it('serves curl over TLS', async () => {
       const out = await curl([
         '--cacert',
-        new URL('./fixtures/cert.pem', import.meta.url).pathname,
+        new URL('./fixtures/ca.pem', import.meta.url).pathname,
         '--resolve',
         `localhost:${server.port}:127.0.0.1`,
         `https://localhost:${server.port}/hello`,
