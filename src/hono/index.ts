@@ -26,6 +26,8 @@ export function getConnInfo(c: { env: unknown }): ConnInfo {
   const address = info?.remoteAddress;
   if (typeof address !== 'string')
     throw new TypeError('getConnInfo: c.env is not the ConnectionInfo of a wirespeed server (pass app.fetch to serve())');
+  // A Unix socket's peer has no address (as @hono/node-server gives it there: all undefined).
+  if (address === '') return { remote: {} };
   return { remote: { address, port: info!.remotePort, addressType: address.includes(':') ? 'IPv6' : 'IPv4', transport: 'tcp' } };
 }
 

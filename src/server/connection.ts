@@ -13,22 +13,34 @@ export const HIGH_WATER_MARK = 64 * 1024;
 
 /** Who is on the other end of a connection, as the handler sees it. */
 export interface ConnectionInfo {
+  /** The peer's IP address; '' on a Unix socket. */
   readonly remoteAddress: string;
+  /** 0 on a Unix socket. */
   readonly remotePort: number;
   /** True on TLS. */
   readonly encrypted: boolean;
   /**
-   * On Deno, what Deno.serve's handler info has: the peer's `Deno.NetAddr`, so handlers written
-   * for Deno.serve (`info.remoteAddr.hostname`) and hono/deno's `getConnInfo` keep working.
+   * On Deno, what Deno.serve's handler info has: the peer's `Deno.NetAddr` (a `Deno.UnixAddr` on
+   * a Unix socket), so handlers written for Deno.serve (`info.remoteAddr.hostname`) and
+   * hono/deno's `getConnInfo` keep working.
    */
   readonly remoteAddr?: RuntimeAddress;
 }
 
-/** A runtime's own address object (Deno's NetAddr: `{ transport: 'tcp', hostname, port }`). */
-export interface RuntimeAddress {
-  readonly transport: string;
+/** A runtime's own address object: Deno's `Deno.NetAddr` or `Deno.UnixAddr`. */
+export type RuntimeAddress = NetAddress | UnixAddress;
+
+/** Deno's NetAddr: `{ transport: 'tcp', hostname, port }`. */
+export interface NetAddress {
+  readonly transport: 'tcp' | 'udp';
   readonly hostname: string;
   readonly port: number;
+}
+
+/** Deno's UnixAddr: a Unix socket's path (null for a client's unnamed socket). */
+export interface UnixAddress {
+  readonly transport: 'unix' | 'unixpacket';
+  readonly path: string | null;
 }
 
 /** The info a handler gets with each request of `transport`'s connection (made once per connection). */

@@ -3,16 +3,25 @@
 // like a Node socket) and a read loop that stops while the core asks for a pause.
 import zlib from 'node:zlib';
 import { zlibDeflateCodec } from '../websocket/deflate.js';
+import { InvalidOptionError } from '../errors.js';
 import { checkListener, checkServeOptions, ServerBase, type ListeningInfo, type Server, type ServeOptions } from './options.js';
 import { installGlobalObjects } from './global-request.js';
 import { ServerCore } from './server-core.js';
 import { Slab } from '../bytes.js';
 import { joinInto, joinOut, type OutPart } from '../out-bytes.js';
-import { HIGH_WATER_MARK, headTimeout, type RuntimeAddress, type SocketTransport, type TransportEvents } from './connection.js';
+import {
+  HIGH_WATER_MARK,
+  headTimeout,
+  type NetAddress,
+  type RuntimeAddress,
+  type SocketTransport,
+  type TransportEvents,
+  type UnixAddress,
+} from './connection.js';
 import { requestExchangeOf } from './request.js';
 import { upgradeWebSocket, type WebSocketOptions } from './websocket/upgrade.js';
 
-export type { ConnectionInfo, RuntimeAddress } from './connection.js';
+export type { ConnectionInfo, NetAddress, RuntimeAddress, UnixAddress } from './connection.js';
 export type { FetchHandler, ListeningInfo, RouteHandler, ServeOptions, Server, ServerEvent } from './options.js';
 export type { Http2Options } from '../http2/options.js';
 export { requestTrailers, withTrailers } from './trailers.js';
@@ -40,7 +49,7 @@ interface DenoListener extends AsyncIterable<DenoConn> {
 }
 type UpgradeWebSocket = (request: Request, options?: WebSocketOptions) => { socket: unknown; response: Response };
 interface DenoNamespace {
-  listen(options: { port: number; hostname: string }): DenoListener;
+  listen(options: { port: number; hostname: string } | { transport: 'unix'; path: string }): DenoListener;
   listenTls(options: { port: number; hostname: string; cert: string; key: string; alpnProtocols: string[] }): DenoListener;
   upgradeWebSocket: UpgradeWebSocket;
 }
@@ -133,9 +142,11 @@ class ConnTransport implements SocketTransport {
     private readonly conn: DenoConn,
     readonly encrypted: boolean,
   ) {
-    this.remoteAddr = conn.remoteAddr;
-    this.remoteAddress = conn.remoteAddr.hostname;
-    this.remotePort = conn.remoteAddr.port;
+    const address = conn.remoteAddr;
+    this.remoteAddr = address;
+    // A Unix socket's peer has no IP address: '' and 0, as a Node socket gives.
+    this.remoteAddress = 'hostname' in address ? address.hostname : '';
+    this.remotePort = 'port' in address ? address.port : 0;
     conn.setNoDelay?.(true);
   }
 
@@ -252,9 +263,12 @@ class ConnTransport implements SocketTransport {
  * code written for it (`await server.finished`, `server.shutdown()` on a signal, `server.addr`)
  * keeps working.
  */
-export interface DenoServer extends Server, AsyncDisposable {
-  /** Where it listens, as Deno.serve gives it (a `Deno.NetAddr`; the requested one before `ready`). */
-  readonly addr: RuntimeAddress;
+export interface DenoServer<Address extends RuntimeAddress = NetAddress> extends Server, AsyncDisposable {
+  /**
+   * Where it listens, as Deno.serve gives it (a `Deno.NetAddr`, or a `Deno.UnixAddr` with `path`;
+   * the requested one before `ready`).
+   */
+  readonly addr: Address;
   /** `close()`: stops accepting and lets in-flight requests finish. */
   shutdown(): Promise<void>;
   /** The listener keeps the process alive again (the default). */
@@ -263,10 +277,12 @@ export interface DenoServer extends Server, AsyncDisposable {
   unref(): void;
 }
 
-class DenoHttpServer extends ServerBase implements DenoServer {
+class DenoHttpServer extends ServerBase implements DenoServer<RuntimeAddress> {
   readonly ready: Promise<void>;
   private readonly core: ServerCore;
   private listener: DenoListener | null = null;
+  /** The accept loop, which ends once the listener is closed. */
+  private accepting: Promise<void> = Promise.resolve();
 
   constructor(options: ServeOptions) {
     super(options);
@@ -277,7 +293,11 @@ class DenoHttpServer extends ServerBase implements DenoServer {
   }
 
   get addr(): RuntimeAddress {
-    return this.listener?.addr ?? { transport: 'tcp', hostname: this.hostname, port: this.port };
+    const path = this.options.path;
+    return (
+      this.listener?.addr ??
+      (path !== undefined ? { transport: 'unix', path } : { transport: 'tcp', hostname: this.hostname, port: this.port })
+    );
   }
   shutdown(): Promise<void> {
     return this.close();
@@ -295,12 +315,17 @@ class DenoHttpServer extends ServerBase implements DenoServer {
   private listen(): void {
     const deno = denoNamespace();
     const o = this.options;
+    const pem = this.pem();
     // Not bound yet: the port and hostname asked for.
     const at = { port: this.port, hostname: this.hostname };
     const alpnProtocols = o.http2 ? ['h2', 'http/1.1'] : ['http/1.1'];
-    const pem = this.pem();
-    this.listener = pem ? deno.listenTls({ ...at, ...pem, alpnProtocols }) : deno.listen(at);
-    void this.acceptLoop(this.listener, o.tls !== undefined);
+    this.listener =
+      o.path !== undefined
+        ? deno.listen({ transport: 'unix', path: o.path })
+        : pem
+          ? deno.listenTls({ ...at, ...pem, alpnProtocols })
+          : deno.listen(at);
+    this.accepting = this.acceptLoop(this.listener, pem !== undefined);
   }
 
   private async acceptLoop(listener: DenoListener, encrypted: boolean): Promise<void> {
@@ -329,21 +354,34 @@ class DenoHttpServer extends ServerBase implements DenoServer {
     await transport.readLoop();
   }
 
+  protected listening(): boolean {
+    return this.listener !== null;
+  }
+
   protected boundPort(): number {
-    return this.listener?.addr.port ?? 0;
+    const address = this.listener?.addr;
+    return address && 'port' in address ? address.port : 0;
   }
 
   protected async stop(): Promise<void> {
     this.listener?.close();
     this.listener = null; // no longer bound: address() is null again, as on Node
+    // Deno removes a Unix socket's file once the pending accept has ended, not at close().
+    await this.accepting;
     await this.core.shutdown();
   }
 }
 
+/** Serves on the Unix socket `options.path`: the server's `addr` is a `Deno.UnixAddr`, as Deno.serve's is there. */
+export function serve(options: ServeOptions & { path: string }, onListening?: (info: ListeningInfo) => void): DenoServer<UnixAddress>;
 /** Serves `options.fetch` (and `options.routes`) over HTTP/1.1, and HTTP/2 with `http2: true`, on Deno. */
-export function serve(options: ServeOptions, onListening?: (info: ListeningInfo) => void): DenoServer {
+export function serve(options: ServeOptions, onListening?: (info: ListeningInfo) => void): DenoServer<NetAddress>;
+/** Both: checks the options, installs the global objects unless told not to, and starts listening. */
+export function serve(options: ServeOptions, onListening?: (info: ListeningInfo) => void): DenoServer<RuntimeAddress> {
   checkServeOptions(options);
   checkListener(onListening);
+  if (options.path !== undefined && options.tls !== undefined)
+    throw new InvalidOptionError('tls', 'Deno serves TLS on TCP only (Deno.listenTls has no Unix sockets): pass port, not path, with tls');
   if (options.overrideGlobalObjects !== false) {
     installGlobalObjects();
     installDenoUpgrade();

@@ -212,17 +212,24 @@ class NodeServer extends ServerBase {
     this.listener.on('tlsClientError', (_error: Error, socket: tls.TLSSocket) => socket.destroy());
     this.ready = new Promise<void>((resolve, reject) => {
       this.listener.once('error', reject);
-      // Not bound yet: the port and hostname asked for.
-      this.listener.listen(this.port, this.hostname, () => {
+      const listening = () => {
         this.listener.off('error', reject);
         resolve();
-      });
+      };
+      // Not bound yet: the port and hostname asked for.
+      if (options.path !== undefined) this.listener.listen(options.path, listening);
+      else this.listener.listen(this.port, this.hostname, listening);
     });
     this.closeOnAbort();
   }
 
+  protected listening(): boolean {
+    return this.listener.listening;
+  }
+
   protected boundPort(): number {
     const address = this.listener.address();
+    // A string is a Unix socket's path.
     return typeof address === 'object' && address ? address.port : 0;
   }
 
@@ -237,6 +244,7 @@ class NodeServer extends ServerBase {
 class ClusterServer extends ServerBase {
   readonly ready: Promise<void>;
   private listeningPort = 0;
+  private listeningNow = false;
   private stopping = false;
 
   constructor(options: NodeServeOptions) {
@@ -246,6 +254,7 @@ class ClusterServer extends ServerBase {
     for (let i = 0; i < count; i++) listening.push(this.fork());
     this.ready = Promise.all(listening).then((ports) => {
       this.listeningPort = ports[0];
+      this.listeningNow = true;
     });
     this.closeOnAbort();
   }
@@ -256,9 +265,14 @@ class ClusterServer extends ServerBase {
       if (!this.stopping) void this.fork();
     });
     return new Promise((resolve, reject) => {
-      worker.once('listening', (address) => resolve(address.port));
+      // A Unix socket's address has no port.
+      worker.once('listening', (address) => resolve(address.port ?? 0));
       worker.once('exit', (code) => reject(new Error(`a cluster worker exited with code ${code} before listening`)));
     });
+  }
+
+  protected listening(): boolean {
+    return this.listeningNow;
   }
 
   protected boundPort(): number {
@@ -267,6 +281,7 @@ class ClusterServer extends ServerBase {
 
   protected async stop(): Promise<void> {
     this.stopping = true;
+    this.listeningNow = false;
     const exits = Object.values(cluster.workers ?? {}).map((worker) => {
       if (!worker || worker.isDead()) return Promise.resolve();
       const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));

@@ -53,6 +53,13 @@ export interface ServeOptions extends Limits, Timeouts {
   /** Default '127.0.0.1'. Use '0.0.0.0' or '::' to listen on every interface. */
   hostname?: string;
   /**
+   * Listen on this Unix domain socket instead of a TCP port, as Deno.serve's `path` and node:net's
+   * `listen(path)` do: for a reverse proxy on the same host (nginx: `proxy_pass http://unix:/run/app.sock;`).
+   * Not with `port` or `hostname`. A file already at the path fails `ready` (EADDRINUSE: remove a
+   * stale socket first); `close()` removes the socket file.
+   */
+  path?: string;
+  /**
    * Serve HTTP/2 too (RFC 9113), with the same handler: over TLS when ALPN picks `h2`, and on
    * cleartext when a connection starts with the HTTP/2 preface (h2c with prior knowledge);
    * HTTP/1.1 clients keep working on the same port. `Upgrade: h2c` is not offered. An object
@@ -135,6 +142,7 @@ const SERVE_OPTIONS = new Set<string>([
   'router',
   'port',
   'hostname',
+  'path',
   'http2',
   'tls',
   'signal',
@@ -225,6 +233,12 @@ export function checkServeOptions(options: unknown, adapterOptions: readonly str
   }
   if (o.hostname !== undefined && (typeof o.hostname !== 'string' || o.hostname === ''))
     throw new InvalidOptionError('hostname', `hostname must be a non-empty string, got ${describe(o.hostname)}`);
+  if (o.path !== undefined) {
+    if (typeof o.path !== 'string' || o.path === '')
+      throw new InvalidOptionError('path', `path must be the Unix socket's file path, got ${describe(o.path)}`);
+    if (o.port !== undefined || o.hostname !== undefined)
+      throw new InvalidOptionError('path', 'serve() listens on a Unix socket (path) or on TCP (port, hostname), not both');
+  }
   if (o.tls !== undefined) {
     const tls = o.tls as { cert?: unknown; key?: unknown } | null;
     const pem = (value: unknown) => typeof value === 'string' || value instanceof Uint8Array;
@@ -287,17 +301,23 @@ export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions
  * callback gets, as @hono/node-server's `serve(options, (info) => ...)` does.
  */
 export interface ListeningInfo {
+  /** The IP address, or the Unix socket's path. */
   address: string;
-  family: 'IPv4' | 'IPv6';
+  family: 'IPv4' | 'IPv6' | 'unix';
+  /** 0 on a Unix socket. */
   port: number;
 }
 
 /** A running server, as `serve()` returns it on every runtime. */
 export interface Server {
-  /** The port listened on (known once `ready` resolves; the requested one before). */
+  /** The port listened on (known once `ready` resolves; the requested one before); 0 on a Unix socket. */
   readonly port: number;
+  /** '' on a Unix socket. */
   readonly hostname: string;
-  /** `http(s)://hostname:port`. */
+  /**
+   * `http(s)://hostname:port`; on a Unix socket `http+unix://` and the path percent-encoded (the
+   * form of the http+unix URLs some clients take), which `new URL()` parses.
+   */
   readonly url: string;
   /** Resolves when listening; rejects if listening failed (e.g. the port is taken). */
   readonly ready: Promise<void>;
@@ -339,7 +359,9 @@ export abstract class ServerBase implements Server {
     this.finished = new Promise((resolve) => (this.closed = resolve));
   }
 
-  /** The port bound, or 0 before listening. */
+  /** Whether it listens now (bound, and not closed). */
+  protected abstract listening(): boolean;
+  /** The port bound, or 0 before listening (and on a Unix socket). */
   protected abstract boundPort(): number;
   /** Stops listening and lets connections finish. */
   protected abstract stop(): Promise<void>;
@@ -348,7 +370,7 @@ export abstract class ServerBase implements Server {
     return this.boundPort() || listenPort(this.options);
   }
   get hostname(): string {
-    return this.options.hostname ?? '127.0.0.1';
+    return this.options.path !== undefined ? '' : (this.options.hostname ?? '127.0.0.1');
   }
   /** The TLS certificate chain and key as PEM strings (Deno's listenTls takes only strings), or undefined for plain TCP. */
   protected pem(): { cert: string; key: string } | undefined {
@@ -358,10 +380,13 @@ export abstract class ServerBase implements Server {
     return { cert: text(tls.cert), key: text(tls.key) };
   }
 
-  /** `http://127.0.0.1:8080`, with brackets for IPv6. */
+  /** `http://127.0.0.1:8080`, with brackets for IPv6; `http+unix://%2Frun%2Fapp.sock` on a Unix socket. */
   get url(): string {
+    const scheme = this.options.tls ? 'https' : 'http';
+    const path = this.options.path;
+    if (path !== undefined) return `${scheme}+unix://${encodeURIComponent(path)}`;
     const host = this.hostname.includes(':') ? `[${this.hostname}]` : this.hostname;
-    return `${this.options.tls ? 'https' : 'http'}://${host}:${this.port}`;
+    return `${scheme}://${host}:${this.port}`;
   }
 
   close(callback?: (error?: Error) => void): Promise<void> {
@@ -418,7 +443,9 @@ export abstract class ServerBase implements Server {
   }
 
   address(): ListeningInfo | null {
-    if (!this.boundPort()) return null;
+    if (!this.listening()) return null;
+    const path = this.options.path;
+    if (path !== undefined) return { address: path, family: 'unix', port: 0 };
     return { address: this.hostname, family: this.hostname.includes(':') ? 'IPv6' : 'IPv4', port: this.port };
   }
 

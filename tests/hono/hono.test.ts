@@ -2,7 +2,9 @@
 // wirespeed/node against @hono/node-server, and on wirespeed/deno against Deno.serve, request by
 // request (status, the fields that matter, body). Where wirespeed answers differently on purpose,
 // the difference is named below with its reason.
-import { request } from 'undici';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, fetch as undiciFetch, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getConnInfo } from '../../src/hono/index.js';
 import { serve } from '../../src/server/node.js';
@@ -262,5 +264,21 @@ describe('wirespeed/hono', () => {
     expect(info.remote.address).toBe('127.0.0.1');
     expect(info.remote.addressType).toBe('IPv4');
     expect(info.remote.port).toBeGreaterThan(0);
+  });
+
+  it('getConnInfo on a Unix socket: no address, as @hono/node-server gives it there', async () => {
+    const app = createApp();
+    app.get('/conninfo', (c) => c.json(getConnInfo(c)));
+    const path = join(tmpdir(), `wirespeed-hono-${process.pid}.sock`);
+    const server = serve({ fetch: app.fetch, path });
+    await server.ready;
+    const agent = new Agent({ connect: { socketPath: path } });
+    try {
+      const info = await (await undiciFetch('http://localhost/conninfo', { dispatcher: agent })).json();
+      expect(info).toEqual({ remote: {} });
+    } finally {
+      await agent.close();
+      await server.close();
+    }
   });
 });

@@ -1,10 +1,13 @@
 // Entry point for `deno run`: tries every bad option of option-cases.ts on wirespeed/deno and
 // prints what each threw, and what a good server's listening callback got, as JSON.
+import { tmpdir } from 'node:os';
 import { serve, type ListeningInfo } from '../../src/server/deno.js';
 import { describeError, optionCases } from './option-cases.js';
 
 interface DenoTls {
   readFileSync(path: URL): Uint8Array;
+  readTextFileSync(path: URL): string;
+  createHttpClient(options: { caCerts: string[] }): { close(): void };
 }
 
 const cases = optionCases.map((c) => {
@@ -56,9 +59,9 @@ const secure = serve({
   tls: { cert: Deno.readFileSync(fixture('cert.pem')), key: Deno.readFileSync(fixture('key.pem')) },
 });
 await secure.ready;
-// Deno's TLS client refuses the self-signed fixture as a server certificate (CaUsedAsEndEntity):
-// the test runs this script with --unsafely-ignore-certificate-errors=127.0.0.1.
-const tlsBytes = await (await fetch(`https://127.0.0.1:${secure.port}/`)).text();
+const trusting = Deno.createHttpClient({ caCerts: [Deno.readTextFileSync(fixture('ca.pem'))] });
+const tlsBytes = await (await fetch(`https://127.0.0.1:${secure.port}/`, { client: trusting } as RequestInit)).text();
+trusting.close();
 await secure.close();
 const httpServer = {
   addr,
@@ -80,4 +83,19 @@ await evented.ready;
 await new Promise((resolve) => setTimeout(resolve, 0));
 await evented.close();
 await new Promise((resolve) => setTimeout(resolve, 0));
-console.log(JSON.stringify({ cases, listening, httpServer, stringPort, tlsBytes, events }));
+// On a Unix socket: where it listens, as the listening callback, address() and addr give it.
+const socketPath = `${tmpdir()}/wirespeed-deno-options-${Date.now()}.sock`;
+const unixCalls: ListeningInfo[] = [];
+const onUnix = serve({ fetch: () => new Response('ok'), path: socketPath }, (info) => unixCalls.push(info));
+await onUnix.ready;
+await new Promise((resolve) => setTimeout(resolve, 10));
+const unix = { calls: unixCalls, addr: onUnix.addr, url: onUnix.url, port: onUnix.port, hostname: onUnix.hostname, path: socketPath };
+await onUnix.close();
+// Deno.listenTls has no Unix sockets: TLS with a path is refused, naming tls.
+let tlsOnUnix: ReturnType<typeof describeError> | null = null;
+try {
+  serve({ fetch: () => new Response('ok'), path: socketPath, tls: { cert: 'x', key: 'y' } });
+} catch (error) {
+  tlsOnUnix = describeError(error);
+}
+console.log(JSON.stringify({ cases, listening, httpServer, stringPort, tlsBytes, events, unix, tlsOnUnix }));

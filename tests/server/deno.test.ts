@@ -1,5 +1,8 @@
 // The server suite on Deno (npm package `deno`): the same tests, the server in a Deno process.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { curl } from './clients.js';
 import { launchDeno } from './launchers.js';
 import { serverSuite, useServer } from './suite.js';
 
@@ -14,5 +17,17 @@ describe('deno: handler info as Deno.serve gives it', () => {
     expect(remoteAddr.port).toBeGreaterThan(0);
     const info = (await (await fetch(`${server.url}/deno/conninfo`)).json()) as { remote: { port: number } };
     expect(info).toEqual({ remote: { address: '127.0.0.1', port: expect.any(Number), transport: 'tcp' } });
+  });
+});
+
+describe('deno: handler info on a Unix socket, as Deno.serve gives it', () => {
+  const path = join(tmpdir(), `wirespeed-${process.pid}-deno-info.sock`);
+  useServer(launchDeno, { path });
+
+  it('has the peer as a Deno.UnixAddr, and hono/deno’s getConnInfo reads it', async () => {
+    const remoteAddr = JSON.parse((await curl(['--unix-socket', path, 'http://localhost/deno/remote-addr'])).stdout) as unknown;
+    expect(remoteAddr).toEqual({ transport: 'unix', path: null });
+    const info = JSON.parse((await curl(['--unix-socket', path, 'http://localhost/deno/conninfo'])).stdout) as unknown;
+    expect(info).toEqual({ remote: { transport: 'unix' } });
   });
 });

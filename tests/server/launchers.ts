@@ -2,6 +2,7 @@
 // `deno run` child that prints its URL and closes gracefully on "close" from stdin.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { serve } from '../../src/server/node.js';
 import { appOptions } from './app.js';
@@ -17,9 +18,14 @@ export async function launchNode({ tls, ...limits }: TestServerOptions): Promise
 const deno = createRequire(import.meta.url).resolve('deno/bin.cjs');
 const script = new URL('./deno-server.ts', import.meta.url).pathname;
 
-/** Node's argv for `deno run` of `file` with the permissions the test servers need (net, read, env). */
+/**
+ * Node's argv for `deno run` of `file` with the permissions the test servers need: net, read, env,
+ * and write in the temporary directory (where the tests put Unix sockets: Deno asks write access
+ * to a socket's path).
+ */
 export function denoRunArgs(file: string, ...args: string[]): string[] {
-  return [deno, 'run', '--quiet', '--allow-net', '--allow-read', '--allow-env', '--no-lock', '--sloppy-imports', file, ...args];
+  const permissions = ['--allow-net', '--allow-read', '--allow-env', `--allow-write=${tmpdir()}`];
+  return [deno, 'run', '--quiet', ...permissions, '--no-lock', '--sloppy-imports', file, ...args];
 }
 
 export function launchDeno(options: TestServerOptions): Promise<Launched> {

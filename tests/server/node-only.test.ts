@@ -1,5 +1,8 @@
 // What only the Node adapter has (node:cluster), and a bounded wrk run against it.
 import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Agent, fetch, Response as UndiciResponse } from 'undici';
 import { describe, expect, it } from 'vitest';
@@ -21,8 +24,9 @@ function rawRequest(port: number, text: string): Promise<string> {
 }
 
 describe('node: cluster workers', () => {
+  const script = new URL('./cluster-server.mjs', import.meta.url).pathname;
+
   it('serves from several processes on one port, and close() stops them all', async () => {
-    const script = new URL('./cluster-server.mjs', import.meta.url).pathname;
     const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
     const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
     const url = (await lines.next()).value as string;
@@ -38,6 +42,24 @@ describe('node: cluster workers', () => {
     child.stdin!.write('close\n');
     expect((await lines.next()).value).toBe('closed');
     await expect(fetch(url)).rejects.toThrow();
+    child.kill();
+  });
+
+  it('serves from several processes on one Unix socket, and close() removes it', async () => {
+    const path = join(tmpdir(), `wirespeed-cluster-${process.pid}.sock`);
+    const child = spawn(process.execPath, [script, path], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    expect((await lines.next()).value).toBe(`http+unix://${encodeURIComponent(path)}`);
+    const pids = new Set<string>();
+    for (let i = 0; i < 20 && pids.size < 2; i++) {
+      const agent = new Agent({ connect: { socketPath: path }, pipelining: 0 });
+      pids.add(await (await fetch('http://localhost/', { dispatcher: agent })).text());
+      await agent.close();
+    }
+    expect(pids.size).toBe(2);
+    child.stdin!.write('close\n');
+    expect((await lines.next()).value).toBe('closed');
+    expect(existsSync(path)).toBe(false);
     child.kill();
   });
 });

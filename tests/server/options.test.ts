@@ -3,13 +3,14 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
-import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { serve, type ListeningInfo } from '../../src/server/node.js';
+import { fixture as fixtureText } from './clients.js';
+import { denoRunArgs } from './launchers.js';
 import { describeError, optionCases } from './option-cases.js';
-
-const denoCli = createRequire(import.meta.url).resolve('deno/bin.cjs');
 
 describe('serve() options', () => {
   interface DenoResults {
@@ -29,27 +30,14 @@ describe('serve() options', () => {
     stringPort: number;
     events: string[];
     tlsBytes: string;
+    unix: { calls: ListeningInfo[]; addr: unknown; url: string; port: number; hostname: string; path: string };
+    tlsOnUnix: { error: string; code: string; option: string } | null;
   }
   let denoResults: DenoResults | undefined;
   const deno = (): DenoResults => {
     if (denoResults) return denoResults;
     const script = new URL('./deno-options.ts', import.meta.url).pathname;
-    const out = execFileSync(
-      process.execPath,
-      [
-        denoCli,
-        'run',
-        '--quiet',
-        '--allow-net',
-        '--allow-read',
-        '--allow-env',
-        '--no-lock',
-        '--sloppy-imports',
-        '--unsafely-ignore-certificate-errors=127.0.0.1',
-        script,
-      ],
-      { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
-    );
+    const out = execFileSync(process.execPath, denoRunArgs(script), { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     return (denoResults = JSON.parse(out) as DenoResults);
   };
 
@@ -90,6 +78,56 @@ describe('serve() options', () => {
     expect(server.address()).toBe(null);
     const denoSide = deno().listening;
     expect(denoSide.calls).toEqual([{ address: '127.0.0.1', family: 'IPv4', port: denoSide.port }]);
+  });
+
+  it('says where it listens on a Unix socket: the listening callback, address(), url, and Deno.serve’s addr', async () => {
+    const path = join(tmpdir(), `wirespeed-options-${process.pid}.sock`);
+    const calls: ListeningInfo[] = [];
+    const server = serve({ fetch: () => new Response('ok'), path }, (info) => calls.push(info));
+    await server.ready;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    try {
+      expect(calls).toEqual([{ address: path, family: 'unix', port: 0 }]);
+      expect(server.address()).toEqual(calls[0]);
+      expect([server.url, server.port, server.hostname]).toEqual([`http+unix://${encodeURIComponent(path)}`, 0, '']);
+    } finally {
+      await server.close();
+    }
+    expect(server.address()).toBe(null);
+    const { unix } = deno();
+    expect(unix).toEqual({
+      calls: [{ address: unix.path, family: 'unix', port: 0 }],
+      addr: { transport: 'unix', path: unix.path },
+      url: `http+unix://${encodeURIComponent(unix.path)}`,
+      port: 0,
+      hostname: '',
+      path: unix.path,
+    });
+  });
+
+  it('node serves TLS on a Unix socket; deno refuses tls with a path (Deno.listenTls has no Unix sockets)', async () => {
+    const path = join(tmpdir(), `wirespeed-options-tls-${process.pid}.sock`);
+    const server = serve({
+      fetch: () => new Response('over tls on a unix socket'),
+      path,
+      tls: { cert: fixtureText('cert.pem'), key: fixtureText('key.pem') },
+    });
+    await server.ready;
+    try {
+      const body = await new Promise<string>((resolve, reject) => {
+        https
+          .get({ socketPath: path, path: '/', servername: 'localhost', ca: fixtureText('ca.pem') }, (res) => {
+            let text = '';
+            res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+            res.on('end', () => resolve(text));
+          })
+          .on('error', reject);
+      });
+      expect(body).toBe('over tls on a unix socket');
+    } finally {
+      await server.close();
+    }
+    expect(deno().tlsOnUnix).toMatchObject({ error: 'TypeError', code: 'ERR_INVALID_OPTION', option: 'tls' });
   });
 
   it("calls close()'s callback once closed, as node:http's server.close(callback) (create-hono's SIGTERM handler)", async () => {

@@ -1,8 +1,13 @@
 // The behaviour of `serve()`, checked with real clients over real sockets. One suite, run against
 // each adapter: `launch` starts a server with the test app (tests/server/app.ts) and some limits.
+import { existsSync, statSync } from 'node:fs';
 import http from 'node:http';
+import http2 from 'node:http2';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Http2Options } from '../../src/http2/options.js';
 import { READ_AHEAD_BYTES } from '../../src/server/body-chunks.js';
@@ -25,6 +30,8 @@ export interface TestServerOptions {
   keepAliveTimeout?: number;
   gracefulTimeout?: number;
   http2?: boolean | Http2Options;
+  /** Listen on this Unix socket instead of a port. */
+  path?: string;
   /** Node: keep the runtime's own Response as the global (default: LightResponse is installed). */
   overrideGlobalObjects?: boolean;
 }
@@ -931,6 +938,79 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       const result = await busy;
       expect(result).toMatchObject({ text: '', closed: true });
       expect(Date.now() - started).toBeLessThan(1500);
+    });
+  });
+
+  describe(`${name}: on a Unix socket`, () => {
+    /** A fresh socket path (well under the 108 bytes a socket address holds). */
+    const socketPath = () => join(tmpdir(), `wirespeed-${process.pid}-${Math.random().toString(36).slice(2, 10)}.sock`);
+    const path = socketPath();
+    const server = useServer(launch, { path, http2: true });
+
+    it('listens there: the URL names the socket, the file is a socket', () => {
+      expect(server.url).toBe(`http+unix://${encodeURIComponent(path)}`);
+      expect(decodeURIComponent(new URL(server.url).host)).toBe(path);
+      expect(server.port).toBe(0);
+      expect(statSync(path).isSocket()).toBe(true);
+    });
+
+    it('serves curl over HTTP/1.1 and HTTP/2 (prior knowledge): the URL from Host, no peer address', async () => {
+      for (const version of ['--http1.1', '--http2-prior-knowledge']) {
+        const out = await curl([version, '--unix-socket', path, 'http://app.local/info?x=1']);
+        expect(JSON.parse(out.stdout)).toEqual({ remoteAddress: '', url: 'http://app.local/info?x=1', instance: true });
+      }
+    });
+
+    it('serves undici over one kept-alive connection: a 5 MiB echo, then more requests', async () => {
+      const agent = new Agent({ connect: { socketPath: path } });
+      try {
+        const sent = new Uint8Array(5 * 1024 * 1024).map((_, i) => i * 7);
+        const echo = await undiciFetch('http://localhost/echo', { method: 'POST', body: sent, dispatcher: agent });
+        expect(Buffer.from(await echo.arrayBuffer()).equals(Buffer.from(sent))).toBe(true);
+        const ports = new Set<string>();
+        for (let i = 0; i < 5; i++) ports.add(await (await undiciFetch('http://localhost/remote-port', { dispatcher: agent })).text());
+        expect([...ports]).toEqual(['0']);
+      } finally {
+        await agent.close();
+      }
+    });
+
+    it('serves 20 HTTP/2 streams at once on one connection', async () => {
+      const session = http2.connect('http://localhost', { createConnection: () => net.connect(path) });
+      try {
+        const bodies = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => {
+            const stream = session.request({ ':path': `/repeat?id=${i}&n=500&unit=h2` });
+            stream.setEncoding('utf8');
+            let body = '';
+            stream.on('data', (chunk: string) => (body += chunk));
+            return new Promise<string>((resolve, reject) => stream.on('end', () => resolve(body)).on('error', reject));
+          }),
+        );
+        bodies.forEach((body, i) => expect(body).toBe(`${i}:${'h2'.repeat(500)}`));
+      } finally {
+        session.close();
+      }
+    });
+
+    it('serves WebSocket (the ws package, ws+unix:)', async () => {
+      const ws = new WebSocket(`ws+unix://${path}:/ws/echo`);
+      const echoed = await new Promise<string>((resolve, reject) => {
+        ws.on('open', () => ws.send('over a unix socket'));
+        ws.on('message', (data) => resolve(String(data)));
+        ws.on('error', reject);
+      });
+      ws.close();
+      expect(echoed).toBe('over a unix socket');
+    });
+
+    it('a second server on a taken path does not listen; close() removes the socket file', async () => {
+      const own = socketPath();
+      const first = await launch({ path: own });
+      await expect(launch({ path: own })).rejects.toThrow();
+      expect((await curl(['--unix-socket', own, 'http://localhost/hello'])).stdout).toBe('Hello World!');
+      await first.close();
+      expect(existsSync(own)).toBe(false);
     });
   });
 
