@@ -2,7 +2,12 @@
 // under /elysia (it enqueues strings into its generator and SSE streams), a tRPC router under
 // /trpc (JSON, batches streamed as JSON lines, subscriptions over SSE), GraphQL Yoga at /graphql
 // (its own fetch layer, @whatwg-node/server; subscriptions over SSE), h3 (Nitro's) under /h3 and
-// itty-router under /itty.
+// itty-router under /itty, a chat endpoint of the AI SDK under /ai (a mock model, streaming text
+// and its UI message stream, cancelled when the client leaves) and better-auth under /auth.
+import { streamText } from 'ai';
+import { MockLanguageModelV4, simulateReadableStream } from 'ai/test';
+import { betterAuth } from 'better-auth';
+import { memoryAdapter } from 'better-auth/adapters/memory';
 import { Elysia, sse, t } from 'elysia';
 import { initTRPC, TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
@@ -129,6 +134,62 @@ function ittyRouter() {
   return router;
 }
 
+/** What the AI SDK app saw of each chat (by the id its request gave): the model's abort signal, streamText's onAbort. */
+const chatEvents = new Map<string, string[]>();
+
+type DoStream = Extract<NonNullable<ConstructorParameters<typeof MockLanguageModelV4>[0]>['doStream'], (...args: never[]) => unknown>;
+/** A part of a model's stream (the provider package's type, reached through the mock's own). */
+type StreamPart = Awaited<ReturnType<DoStream>>['stream'] extends ReadableStream<infer Part> ? Part : never;
+
+/** A model that streams `words` words (`word0 word1 ...`), `delayMs` apart, and notes an abort. */
+function wordModel(id: string, words: number, delayMs: number) {
+  return new MockLanguageModelV4({
+    doStream: async ({ abortSignal }) => {
+      abortSignal?.addEventListener('abort', () => chatEvents.get(id)?.push('model aborted'));
+      const deltas = Array.from({ length: words }, (_, i): StreamPart => ({ type: 'text-delta', id: 't', delta: `word${i} ` }));
+      const usage = {
+        inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: words, text: words, reasoning: 0 },
+      };
+      const chunks: StreamPart[] = [
+        { type: 'stream-start', warnings: [] },
+        { type: 'text-start', id: 't' },
+        ...deltas,
+        { type: 'text-end', id: 't' },
+        { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+      ];
+      return { stream: simulateReadableStream({ chunks, chunkDelayInMs: delayMs }) };
+    },
+  });
+}
+
+/** The AI SDK's chat endpoint as its guides write it: POST a prompt, answer the model's stream, stop when the client leaves. */
+async function aiChat(request: Request, pathname: string): Promise<Response> {
+  if (pathname === '/ai/events') return Response.json(chatEvents.get(new URL(request.url).searchParams.get('id')!) ?? null);
+  const { id = 'chat', words = 5, delayMs = 0 } = (await request.json()) as { id?: string; words?: number; delayMs?: number };
+  chatEvents.set(id, []);
+  const result = streamText({
+    model: wordModel(id, words, delayMs),
+    prompt: 'say words',
+    abortSignal: request.signal,
+    onAbort: () => void chatEvents.get(id)?.push('onAbort'),
+  });
+  return pathname === '/ai/text' ? result.toTextStreamResponse() : result.toUIMessageStreamResponse();
+}
+
+/** better-auth with email and password, users and sessions in memory. */
+function authHandler(): (request: Request) => Promise<Response> {
+  const db = { user: [], session: [], account: [], verification: [] };
+  const auth = betterAuth({
+    basePath: '/auth',
+    database: memoryAdapter(db),
+    emailAndPassword: { enabled: true },
+    secret: 'a test secret that is long enough for better-auth',
+    logger: { disabled: true },
+  });
+  return (request) => auth.handler(request);
+}
+
 /** One fetch handler for the apps. */
 export function frameworksHandler(): (request: Request) => Response | Promise<Response> {
   const elysia = elysiaApp();
@@ -136,6 +197,7 @@ export function frameworksHandler(): (request: Request) => Response | Promise<Re
   const yoga = yogaServer();
   const h3 = h3App();
   const itty = ittyRouter();
+  const auth = authHandler();
   return (request) => {
     const { pathname } = new URL(request.url);
     if (pathname.startsWith('/elysia/')) return elysia.fetch(request);
@@ -143,6 +205,8 @@ export function frameworksHandler(): (request: Request) => Response | Promise<Re
     if (pathname === '/graphql') return yoga.fetch(request);
     if (pathname.startsWith('/h3/')) return h3.fetch(request);
     if (pathname.startsWith('/itty/')) return itty.fetch(request);
+    if (pathname.startsWith('/ai/')) return aiChat(request, pathname);
+    if (pathname.startsWith('/auth/')) return auth(request);
     return new Response('not found', { status: 404 });
   };
 }

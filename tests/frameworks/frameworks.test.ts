@@ -1,7 +1,10 @@
-// Apps of other fetch-handler frameworks (apps.ts: Elysia, tRPC, GraphQL Yoga, h3, itty-router)
-// run on wirespeed/node and wirespeed/deno unchanged: each request answered as the framework
-// means it (status, type, the fields that matter, body), and the same over HTTP/2 as over
-// HTTP/1.1.
+// Apps of other fetch-handler frameworks (apps.ts: Elysia, tRPC, GraphQL Yoga, h3, itty-router,
+// an AI SDK chat endpoint, better-auth) run on wirespeed/node and wirespeed/deno unchanged: each
+// request answered as the framework means it (status, type, the fields that matter, body), and
+// the same over HTTP/2 as over HTTP/1.1; a chat whose client leaves is aborted; an auth flow
+// keeps its session by cookie.
+import http2 from 'node:http2';
+import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve } from '../../src/server/node.js';
 import { ask, askH2, launch, type Ask } from '../server/answers.js';
@@ -205,7 +208,72 @@ const cases: Case[] = [
     path: '/itty/nope',
     want: { status: 404, type: 'application/json; charset=utf-8', body: '{"status":404,"error":"Not Found"}' },
   },
+  {
+    name: 'AI SDK: a chat answered as a text stream',
+    method: 'POST',
+    path: '/ai/text',
+    headers: json,
+    body: '{"id":"text","words":5}',
+    want: { status: 200, type: 'text/plain; charset=utf-8', body: 'word0 word1 word2 word3 word4 ' },
+  },
+  {
+    name: 'AI SDK: a chat answered as a UI message stream (SSE)',
+    method: 'POST',
+    path: '/ai/ui',
+    headers: json,
+    body: '{"id":"ui","words":2}',
+    want: {
+      status: 200,
+      type: 'text/event-stream',
+      body: [
+        '{"type":"start"}',
+        '{"type":"start-step"}',
+        '{"type":"text-start","id":"t"}',
+        '{"type":"text-delta","id":"t","delta":"word0 "}',
+        '{"type":"text-delta","id":"t","delta":"word1 "}',
+        '{"type":"text-end","id":"t"}',
+        '{"type":"finish-step"}',
+        '{"type":"finish","finishReason":"stop"}',
+        '[DONE]',
+      ]
+        .map((data) => `data: ${data}\n\n`)
+        .join(''),
+      fields: { 'x-vercel-ai-ui-message-stream': 'v1', 'cache-control': 'no-cache' },
+    },
+  },
 ];
+
+/** Asks `path` until `done` holds of the JSON answer, for at most `ms`; returns the last answer. */
+async function pollJson(url: string, path: string, done: (value: unknown) => boolean, ms = 3000): Promise<unknown> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = JSON.parse((await ask(url, { path })).body) as unknown;
+    if (done(value) || Date.now() > until) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Starts a POST of `body` to `path` and leaves once the first bytes of the answer came: over HTTP/1.1 the connection is closed, over HTTP/2 the stream reset (CANCEL). */
+async function leaveEarly(url: string, path: string, body: string, protocol: 'h1' | 'h2'): Promise<void> {
+  if (protocol === 'h1') {
+    const agent = new Agent();
+    const res = await request(`${url}${path}`, { method: 'POST', headers: json, body, dispatcher: agent });
+    for await (const chunk of res.body) if (chunk) break;
+    await agent.destroy();
+    return;
+  }
+  const session = http2.connect(url);
+  await new Promise<void>((resolve, reject) => {
+    const stream = session.request({ ':method': 'POST', ':path': path, ...json });
+    stream.once('data', () => {
+      stream.close(http2.constants.NGHTTP2_CANCEL);
+      resolve();
+    });
+    stream.once('error', reject);
+    stream.end(body);
+  });
+  session.close();
+}
 
 function onAdapter(adapter: string, start: () => Promise<{ url: string; stop(): Promise<void> | void }>): void {
   describe(`apps of other frameworks on wirespeed/${adapter}`, () => {
@@ -224,6 +292,40 @@ function onAdapter(adapter: string, start: () => Promise<{ url: string; stop(): 
         expect(h2).toEqual(h1);
       });
     }
+
+    it('AI SDK: a client that leaves mid-answer aborts the model (request.signal), over HTTP/1.1 and HTTP/2', async () => {
+      for (const protocol of ['h1', 'h2'] as const) {
+        const id = `leave-${protocol}`;
+        await leaveEarly(server.url, '/ai/ui', JSON.stringify({ id, words: 400, delayMs: 5 }), protocol);
+        const events = await pollJson(server.url, `/ai/events?id=${id}`, (seen) => Array.isArray(seen) && seen.length === 2);
+        expect({ protocol, events }).toEqual({ protocol, events: ['model aborted', 'onAbort'] });
+      }
+    });
+
+    it('better-auth: sign up, a session by its cookie, a wrong password, sign out; over HTTP/1.1 and HTTP/2', async () => {
+      for (const [protocol, send] of [
+        ['h1', ask],
+        ['h2', askH2],
+      ] as const) {
+        const email = `${protocol}@example.com`;
+        const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+          send(server.url, { method: 'POST', path, headers: { ...json, origin: server.url, ...headers }, body: JSON.stringify(body) });
+        const signUp = await post('/auth/sign-up/email', { email, password: 'correct horse', name: 'Ada' });
+        expect({ protocol, status: signUp.status }).toEqual({ protocol, status: 200 });
+        const setCookie = signUp.headers['set-cookie'];
+        expect(setCookie).toMatch(/^better-auth\.session_token=[^;]+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax$/);
+        const cookie = setCookie.split(';')[0];
+        const session = JSON.parse((await send(server.url, { path: '/auth/get-session', headers: { cookie } })).body) as {
+          user: { email: string };
+        };
+        expect(session.user.email).toBe(email);
+        const wrong = await post('/auth/sign-in/email', { email, password: 'wrong horse' });
+        expect([wrong.status, JSON.parse(wrong.body).code]).toEqual([401, 'INVALID_EMAIL_OR_PASSWORD']);
+        const signOut = await post('/auth/sign-out', {}, { cookie });
+        expect([signOut.status, signOut.body]).toEqual([200, '{"success":true}']);
+        expect((await send(server.url, { path: '/auth/get-session', headers: { cookie } })).body).toBe('null');
+      }
+    });
   });
 }
 

@@ -20,11 +20,11 @@ const script = new URL('./deno-server.ts', import.meta.url).pathname;
 
 /**
  * Node's argv for `deno run` of `file` with the permissions the test servers need: net, read, env,
- * and write in the temporary directory (where the tests put Unix sockets: Deno asks write access
- * to a socket's path).
+ * write in the temporary directory (where the tests put Unix sockets: Deno asks write access to a
+ * socket's path), and the host's name (the AI SDK reads it when loaded).
  */
 export function denoRunArgs(file: string, ...args: string[]): string[] {
-  const permissions = ['--allow-net', '--allow-read', '--allow-env', `--allow-write=${tmpdir()}`];
+  const permissions = ['--allow-net', '--allow-read', '--allow-env', `--allow-write=${tmpdir()}`, '--allow-sys=hostname'];
   return [deno, 'run', '--quiet', ...permissions, '--no-lock', '--sloppy-imports', file, ...args];
 }
 
