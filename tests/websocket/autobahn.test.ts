@@ -1,13 +1,16 @@
-// The Autobahn testsuite's cases for a server (autobahn-cases.ts: sections 1-7 and 10) against the
-// test app's echo route, each on a connection of its own, on wirespeed/node and wirespeed/deno,
-// over HTTP/1.1 and over HTTP/2 (RFC 8441). A case passes when the server gives
-// the suite's strict ("OK") outcome: the echoes and pongs in order, then the close code it names.
+// The Autobahn testsuite's cases for a server (autobahn-cases.ts: sections 1-7 and 10;
+// autobahn-deflate.ts: 12 and 13, permessage-deflate) against the test app's echo route, each on a
+// connection of its own, on wirespeed/node and wirespeed/deno, over HTTP/1.1 and over HTTP/2
+// (RFC 8441). A case passes when the server gives the suite's strict ("OK") outcome: the echoes
+// and pongs in order, then the close code it names.
 import { once } from 'node:events';
 import http2 from 'node:http2';
 import { describe, expect, it } from 'vitest';
+import { COMPRESS_THRESHOLD } from '../../src/websocket/deflate.js';
 import { launchDeno, launchNode } from '../server/launchers.js';
 import { useServer, type Launcher } from '../server/suite.js';
 import { AUTOBAHN_CASES, type AutobahnCase, type Event } from './autobahn-cases.js';
+import { compressedFrames, DEFLATE_CASES, inflateMessage, messagesOf, serverWindowBits, type DeflateCase } from './autobahn-deflate.js';
 import { closeFrame, RawWebSocket } from './raw-client.js';
 
 const CLOSE = 0x8;
@@ -82,6 +85,44 @@ function expectOutcome(c: AutobahnCase, outcome: Outcome): void {
   if (!c.informational) expect(outcome.events, `case ${c.id}: what the server sent before its close`).toEqual(c.events);
 }
 
+/**
+ * Sections 12-13: sends each message compressed, waits for its echo (inflated with the window the
+ * server agreed to), then closes normally. The answer must take part in permessage-deflate with
+ * client_no_context_takeover (the client compresses each message on its own), and keep to a
+ * server_max_window_bits offered.
+ */
+async function echoCompressed(ws: RawWebSocket, c: DeflateCase, answer: string): Promise<void> {
+  expect(answer, `case ${c.id}: the extension answered`).toMatch(/^permessage-deflate(;|$)/);
+  expect(answer).toContain('client_no_context_takeover');
+  const offered = /server_max_window_bits=(\d+)/.exec(c.offer.split(',')[0])?.[1];
+  if (offered) expect(serverWindowBits(answer)).toBeLessThanOrEqual(Number(offered));
+  const windowBits = serverWindowBits(answer);
+  for (const [i, message] of messagesOf(c).entries()) {
+    await ws.sendInPieces(compressedFrames(message, c.kind.binary, c.fragment), Infinity);
+    const parts: Buffer[] = [];
+    let first = await ws.frame(PATIENCE_MS);
+    const compressed = (first!.rsv & 4) !== 0;
+    const opcode = first!.opcode;
+    for (;;) {
+      parts.push(first!.payload);
+      if (first!.fin) break;
+      first = await ws.frame(PATIENCE_MS);
+      expect(first?.opcode, `case ${c.id}: a continuation`).toBe(0);
+    }
+    const echoed = inflateMessage(parts, compressed, windowBits);
+    // The server compresses what is worth it (from COMPRESS_THRESHOLD bytes, as ws does).
+    expect({ message: i, opcode, compressed, same: echoed.equals(message) }, `case ${c.id}`).toEqual({
+      message: i,
+      opcode: c.kind.binary ? 2 : 1,
+      compressed: message.length >= COMPRESS_THRESHOLD,
+      same: true,
+    });
+  }
+  await ws.sendInPieces(closeFrame(1000), Infinity);
+  expect(RawWebSocket.closeOf(await ws.frame(PATIENCE_MS))?.code, `case ${c.id}: the close`).toBe(1000);
+  expect(await ws.closed(PATIENCE_MS), `case ${c.id}: the server ends the connection`).toBe(true);
+}
+
 function autobahnOverHttp1(name: string, launch: Launcher): void {
   describe(`Autobahn cases on ${name}, HTTP/1.1`, () => {
     const server = useServer(launch);
@@ -94,29 +135,54 @@ function autobahnOverHttp1(name: string, launch: Launcher): void {
         ws.destroy();
       }
     });
+    it.each(DEFLATE_CASES.map((c) => [c.id, c] as const))('case %s (permessage-deflate)', async (_, c) => {
+      const ws = await RawWebSocket.open(server.port, '/ws/echo?deflate', { more: `Sec-WebSocket-Extensions: ${c.offer}\r\n` });
+      try {
+        expect(ws.status).toBe(101);
+        await echoCompressed(ws, c, /\r\nsec-websocket-extensions: ([^\r]*)/i.exec(ws.head)?.[1] ?? '');
+      } finally {
+        ws.destroy();
+      }
+    });
   });
 }
 
 function autobahnOverHttp2(name: string, launch: Launcher): void {
   describe(`Autobahn cases on ${name}, HTTP/2 (RFC 8441)`, () => {
     const server = useServer(launch, { http2: true });
+    /** A WebSocket over an extended CONNECT on a session of its own, and the server's answer. */
+    async function connect(session: http2.ClientHttp2Session, path: string, fields: Record<string, string> = {}) {
+      await once(session, 'remoteSettings');
+      const stream = session.request({
+        ':method': 'CONNECT',
+        ':protocol': 'websocket',
+        ':scheme': 'http',
+        ':path': path,
+        ':authority': `127.0.0.1:${server.port}`,
+        'sec-websocket-version': '13',
+        ...fields,
+      });
+      const [headers] = (await once(stream, 'response')) as [http2.IncomingHttpHeaders];
+      expect(headers[':status']).toBe(200);
+      // The server ends its side of the stream after the close; a client then ends its own.
+      stream.once('end', () => stream.end());
+      return { ws: RawWebSocket.over(stream), headers };
+    }
+
     it.each(AUTOBAHN_CASES.map((c) => [c.id, c] as const))('case %s', async (_, c) => {
       const session = http2.connect(`http://127.0.0.1:${server.port}`);
       try {
-        await once(session, 'remoteSettings');
-        const stream = session.request({
-          ':method': 'CONNECT',
-          ':protocol': 'websocket',
-          ':scheme': 'http',
-          ':path': '/ws/echo',
-          ':authority': `127.0.0.1:${server.port}`,
-          'sec-websocket-version': '13',
-        });
-        const [headers] = (await once(stream, 'response')) as [http2.IncomingHttpHeaders];
-        expect(headers[':status']).toBe(200);
-        // The server ends its side of the stream after the close; a client then ends its own.
-        stream.once('end', () => stream.end());
-        expectOutcome(c, await play(RawWebSocket.over(stream), c));
+        const { ws } = await connect(session, '/ws/echo');
+        expectOutcome(c, await play(ws, c));
+      } finally {
+        session.destroy();
+      }
+    });
+    it.each(DEFLATE_CASES.map((c) => [c.id, c] as const))('case %s (permessage-deflate)', async (_, c) => {
+      const session = http2.connect(`http://127.0.0.1:${server.port}`);
+      try {
+        const { ws, headers } = await connect(session, '/ws/echo?deflate', { 'sec-websocket-extensions': c.offer });
+        await echoCompressed(ws, c, String(headers['sec-websocket-extensions'] ?? ''));
       } finally {
         session.destroy();
       }
