@@ -1,7 +1,7 @@
 // The Autobahn testsuite's fuzzing-client cases for a server, sections 1-7 and 10, ported from
 // crossbario/autobahn-testsuite (autobahntestsuite/case/*.py) as data: what the client sends, and
 // what the server must answer (the cases' "OK" outcome: the echoes and pongs, in order, then the
-// close code). Section 9 (performance) is left out; 12-13 (compression) are in autobahn-deflate.ts.
+// close code). Section 9 is in autobahn-performance.ts, 12-13 (compression) in autobahn-deflate.ts.
 // The suite's one-second waits are 100 ms here.
 
 import { clientFrame, closeFrame } from './raw-client.js';

@@ -216,7 +216,7 @@ const TAIL = Buffer.from([0x00, 0x00, 0xff, 0xff]);
 export function compressedFrames(message: Buffer, binary: boolean, fragment: number): Buffer {
   const compressed = deflateRawSync(message, { finishFlush: constants.Z_SYNC_FLUSH });
   const payload = compressed.subarray(0, compressed.length - TAIL.length);
-  const size = fragment || payload.length;
+  const size = fragment || payload.length || 1;
   const frames: Buffer[] = [];
   for (let at = 0; at < payload.length || at === 0; at += size) {
     const first = at === 0 ? 0x40 | (binary ? 0x2 : 0x1) : 0x0;

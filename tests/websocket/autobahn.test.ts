@@ -1,8 +1,9 @@
 // The Autobahn testsuite's cases for a server (autobahn-cases.ts: sections 1-7 and 10;
-// autobahn-deflate.ts: 12 and 13, permessage-deflate) against the test app's echo route, each on a
-// connection of its own, on wirespeed/node and wirespeed/deno, over HTTP/1.1 and over HTTP/2
-// (RFC 8441). A case passes when the server gives the suite's strict ("OK") outcome: the echoes
-// and pongs in order, then the close code it names.
+// autobahn-performance.ts: 9, large and many messages; autobahn-deflate.ts: 12 and 13,
+// permessage-deflate) against the test app's echo route, each on a connection of its own, on
+// wirespeed/node and wirespeed/deno, over HTTP/1.1 and over HTTP/2 (RFC 8441). A case passes when
+// the server gives the suite's strict ("OK") outcome: the echoes and pongs in order, then the
+// close code it names.
 import { once } from 'node:events';
 import http2 from 'node:http2';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { launchDeno, launchNode } from '../server/launchers.js';
 import { useServer, type Launcher } from '../server/suite.js';
 import { AUTOBAHN_CASES, type AutobahnCase, type Event } from './autobahn-cases.js';
 import { compressedFrames, DEFLATE_CASES, inflateMessage, messagesOf, serverWindowBits, type DeflateCase } from './autobahn-deflate.js';
+import { framesOf, payloadOf, PERFORMANCE_CASES, PERFORMANCE_QUERY, type PerformanceCase } from './autobahn-performance.js';
 import { closeFrame, RawWebSocket } from './raw-client.js';
 
 const CLOSE = 0x8;
@@ -85,6 +87,48 @@ function expectOutcome(c: AutobahnCase, outcome: Outcome): void {
   if (!c.informational) expect(outcome.events, `case ${c.id}: what the server sent before its close`).toEqual(c.events);
 }
 
+/** How long section 9 waits for a frame: a 16 MiB echo is read, checked as UTF-8 and written back. */
+const LARGE_PATIENCE_MS = 30_000;
+
+/** The server's next message: its opcode, whether its first frame had RSV1, and its frames' payloads. */
+async function readMessage(ws: RawWebSocket, c: { id: string }, patience = PATIENCE_MS) {
+  let frame = await ws.frame(patience);
+  expect(frame, `case ${c.id}: a message`).not.toBe(null);
+  const { opcode, rsv } = frame!;
+  const parts = [frame!.payload];
+  while (!frame!.fin) {
+    frame = await ws.frame(patience);
+    expect(frame?.opcode, `case ${c.id}: a continuation`).toBe(0);
+    parts.push(frame!.payload);
+  }
+  return { opcode, compressed: (rsv & 4) !== 0, parts };
+}
+
+/** The client's close (1000), the server's answer, and the end of the connection. */
+async function closeNormally(ws: RawWebSocket, c: { id: string }): Promise<void> {
+  await ws.sendInPieces(closeFrame(1000), Infinity);
+  expect(RawWebSocket.closeOf(await ws.frame(PATIENCE_MS))?.code, `case ${c.id}: the close`).toBe(1000);
+  expect(await ws.closed(PATIENCE_MS), `case ${c.id}: the server ends the connection`).toBe(true);
+}
+
+/** Section 9: sends the case's message `count` times, each once the last came back whole, then closes normally. */
+async function echoLarge(ws: RawWebSocket, c: PerformanceCase): Promise<void> {
+  const payload = payloadOf(c);
+  const frames = framesOf(c, payload);
+  for (let i = 0; i < c.count; i++) {
+    await ws.sendInPieces(frames, c.chop);
+    const { opcode, parts } = await readMessage(ws, c, LARGE_PATIENCE_MS);
+    const echoed = Buffer.concat(parts);
+    expect({ message: i, opcode, length: echoed.length, same: echoed.equals(payload) }, `case ${c.id}`).toEqual({
+      message: i,
+      opcode: c.opcode,
+      length: c.length,
+      same: true,
+    });
+  }
+  await closeNormally(ws, c);
+}
+
 /**
  * Sections 12-13: sends each message compressed, waits for its echo (inflated with the window the
  * server agreed to), then closes normally. The answer must take part in permessage-deflate with
@@ -99,16 +143,7 @@ async function echoCompressed(ws: RawWebSocket, c: DeflateCase, answer: string):
   const windowBits = serverWindowBits(answer);
   for (const [i, message] of messagesOf(c).entries()) {
     await ws.sendInPieces(compressedFrames(message, c.kind.binary, c.fragment), Infinity);
-    const parts: Buffer[] = [];
-    let first = await ws.frame(PATIENCE_MS);
-    const compressed = (first!.rsv & 4) !== 0;
-    const opcode = first!.opcode;
-    for (;;) {
-      parts.push(first!.payload);
-      if (first!.fin) break;
-      first = await ws.frame(PATIENCE_MS);
-      expect(first?.opcode, `case ${c.id}: a continuation`).toBe(0);
-    }
+    const { opcode, compressed, parts } = await readMessage(ws, c);
     const echoed = inflateMessage(parts, compressed, windowBits);
     // The server compresses what is worth it (from COMPRESS_THRESHOLD bytes, as ws does).
     expect({ message: i, opcode, compressed, same: echoed.equals(message) }, `case ${c.id}`).toEqual({
@@ -118,9 +153,7 @@ async function echoCompressed(ws: RawWebSocket, c: DeflateCase, answer: string):
       same: true,
     });
   }
-  await ws.sendInPieces(closeFrame(1000), Infinity);
-  expect(RawWebSocket.closeOf(await ws.frame(PATIENCE_MS))?.code, `case ${c.id}: the close`).toBe(1000);
-  expect(await ws.closed(PATIENCE_MS), `case ${c.id}: the server ends the connection`).toBe(true);
+  await closeNormally(ws, c);
 }
 
 function autobahnOverHttp1(name: string, launch: Launcher): void {
@@ -131,6 +164,15 @@ function autobahnOverHttp1(name: string, launch: Launcher): void {
       expect(ws.status).toBe(101);
       try {
         expectOutcome(c, await play(ws, c));
+      } finally {
+        ws.destroy();
+      }
+    });
+    it.each(PERFORMANCE_CASES.map((c) => [c.id, c] as const))('case %s (limits and performance)', async (_, c) => {
+      const ws = await RawWebSocket.open(server.port, `/ws/echo?${PERFORMANCE_QUERY}`);
+      try {
+        expect(ws.status).toBe(101);
+        await echoLarge(ws, c);
       } finally {
         ws.destroy();
       }
@@ -174,6 +216,15 @@ function autobahnOverHttp2(name: string, launch: Launcher): void {
       try {
         const { ws } = await connect(session, '/ws/echo');
         expectOutcome(c, await play(ws, c));
+      } finally {
+        session.destroy();
+      }
+    });
+    it.each(PERFORMANCE_CASES.map((c) => [c.id, c] as const))('case %s (limits and performance)', async (_, c) => {
+      const session = http2.connect(`http://127.0.0.1:${server.port}`);
+      try {
+        const { ws } = await connect(session, `/ws/echo?${PERFORMANCE_QUERY}`);
+        await echoLarge(ws, c);
       } finally {
         session.destroy();
       }

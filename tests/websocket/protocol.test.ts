@@ -1,6 +1,7 @@
 // The runtime-agnostic WebSocket pieces: the wasm frame decoder behind FrameDecoder, the message
 // reader's limits and UTF-8 checks, close payloads and the handshake's rules.
 import { describe, expect, it } from 'vitest';
+import { upgradeWebSocket } from '../../src/server/websocket/upgrade.js';
 import {
   acceptValue,
   checkHandshake,
@@ -368,5 +369,18 @@ describe('permessage-deflate negotiation (RFC 7692 §7.1)', () => {
     'permessage-deflate; mystery=1',
   ])('declines %j', (offer) => {
     expect(negotiateDeflate(offer)).toBeNull();
+  });
+});
+
+describe('upgradeWebSocket options', () => {
+  it.each([
+    ['maxFragments', 0],
+    ['maxFragments', 1.5],
+    ['maxPayload', 0],
+    ['idleTimeout', -1],
+  ])('refuses %s = %s (ERR_OPTION_OUT_OF_RANGE, naming it) before looking at the request', (name, value) => {
+    expect(() => upgradeWebSocket(new Request('http://localhost/'), { [name]: value })).toThrow(
+      expect.objectContaining({ code: 'ERR_OPTION_OUT_OF_RANGE', option: name }),
+    );
   });
 });

@@ -26,7 +26,8 @@ export function clientFrame(first: number, payload: Uint8Array | string, { mask 
     header.push((length >>> 24) & 0xff, (length >> 16) & 0xff, (length >> 8) & 0xff, length & 0xff);
   }
   if (!mask) return Buffer.concat([Buffer.from(header), data]);
-  const masked = Buffer.from(data.map((byte, i) => byte ^ MASK[i % 4]));
+  const masked = Buffer.allocUnsafe(data.length);
+  for (let i = 0; i < data.length; i++) masked[i] = data[i] ^ MASK[i & 3];
   return Buffer.concat([Buffer.from(header), MASK, masked]);
 }
 
@@ -39,11 +40,15 @@ export class RawWebSocket {
   head = '';
   ended = false;
   private buffer = Buffer.alloc(0);
+  /** Chunks read after `buffer`, joined to it only once a frame can be complete (a 16 MiB echo comes in hundreds). */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
   private waiters: (() => void)[] = [];
 
   private constructor(readonly socket: Duplex) {
     socket.on('data', (chunk: Buffer) => {
-      this.buffer = Buffer.concat([this.buffer, chunk]);
+      this.pending.push(chunk);
+      this.pendingBytes += chunk.length;
       this.wake();
     });
     socket.on('close', () => {
@@ -62,8 +67,8 @@ export class RawWebSocket {
     const fields =
       extra || `Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${KEY}\r\nSec-WebSocket-Version: 13\r\n${more}`;
     socket.write(Buffer.concat([Buffer.from(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n${fields}\r\n`), after]));
-    await client.until(() => client.buffer.indexOf('\r\n\r\n') >= 0 || client.ended);
-    const end = client.buffer.indexOf('\r\n\r\n');
+    await client.until(() => client.join().indexOf('\r\n\r\n') >= 0 || client.ended);
+    const end = client.join().indexOf('\r\n\r\n');
     if (end >= 0) {
       client.head = client.buffer.subarray(0, end).toString('latin1');
       client.buffer = client.buffer.subarray(end + 4);
@@ -117,8 +122,19 @@ export class RawWebSocket {
     this.socket.destroy();
   }
 
+  /** The bytes read so far, as one buffer. */
+  private join(): Buffer {
+    if (this.pending.length) {
+      this.buffer = Buffer.concat([this.buffer, ...this.pending]);
+      this.pending = [];
+      this.pendingBytes = 0;
+    }
+    return this.buffer;
+  }
+
   private parse(): { frame: ServerFrame; size: number } | null {
-    const b = this.buffer;
+    // A frame head is at most 14 bytes: joined as soon as it can be read.
+    let b = this.buffer.length < 14 ? this.join() : this.buffer;
     if (b.length < 2) return null;
     if (b[1] & 0x80) throw new Error('the server sent a masked frame');
     let length = b[1] & 0x7f;
@@ -132,7 +148,10 @@ export class RawWebSocket {
       length = Number(b.readBigUInt64BE(2));
       at = 10;
     }
-    if (b.length < at + length) return null;
+    if (b.length < at + length) {
+      if (b.length + this.pendingBytes < at + length) return null;
+      b = this.join();
+    }
     return {
       frame: { fin: (b[0] & 0x80) !== 0, rsv: (b[0] >> 4) & 7, opcode: b[0] & 0x0f, payload: Buffer.from(b.subarray(at, at + length)) },
       size: at + length,

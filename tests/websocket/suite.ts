@@ -167,6 +167,23 @@ export function webSocketSuite(name: string, launch: Launcher) {
       expect(await events(server.url, id, 3)).toEqual(['open ', 'error ERR_WS_MESSAGE_TOO_BIG', 'close 1009 false ERR_WS_MESSAGE_TOO_BIG']);
     });
 
+    it('closes a message in more frames than maxFragments with 1008 (default 4,096)', async () => {
+      const fragments = async (query: string, count: number) => {
+        const id = nextId();
+        const ws = await open(server.port, `/ws/echo?id=${id}${query}`);
+        const echoed = new Promise<number>((resolve) => ws.once('message', (data: Buffer) => resolve(data.length)));
+        const closed = closeOf(ws);
+        for (let i = 0; i < count; i++) ws.send('x', { fin: i === count - 1 });
+        const outcome = await Promise.race([echoed, closed.then((close) => `close ${close.code}`)]);
+        ws.terminate();
+        return outcome;
+      };
+      expect(await fragments('&maxFragments=8', 8)).toBe(8);
+      expect(await fragments('&maxFragments=8', 9)).toBe('close 1008');
+      expect(await fragments('', 4096)).toBe(4096);
+      expect(await fragments('', 4097)).toBe('close 1008');
+    });
+
     it('works with undici’s WebSocket', async () => {
       const ws = new UndiciWebSocket(`ws://127.0.0.1:${server.port}/ws/echo`);
       ws.binaryType = 'arraybuffer';

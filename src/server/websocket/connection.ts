@@ -23,17 +23,13 @@ import { socketControl, type ServerWebSocket, type SocketLink } from './socket.j
  * peer's socket that long).
  */
 export const CLOSE_TIMEOUT_MS = 5_000;
-/**
- * The most frames one message may be split into: each costs a header's work for as little as one
- * byte. Browsers and `ws` send a message in one frame; 4,096 lets a streamed 64 MiB message go in
- * 16 KiB frames.
- */
-export const MAX_FRAGMENTS = 4_096;
 
 /** upgradeWebSocket's options, resolved (idleTimeout in ms). */
 export interface ResolvedWebSocketOptions {
   /** The most bytes of one message (1009 past it). */
   readonly maxPayload: number;
+  /** The most frames of one message (1008 past it). */
+  readonly maxFragments: number;
   /** Milliseconds without a frame from the client before it is pinged, and again before it is cut; 0: never. */
   readonly idleTimeout: number;
 }
@@ -77,7 +73,7 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
     const codec = deflate?.codec;
     const reader = new MessageReader(this, {
       maxPayload: options.maxPayload,
-      maxFragments: MAX_FRAGMENTS,
+      maxFragments: options.maxFragments,
       inflate: codec && ((data, maxOutput) => codec.inflate(data, maxOutput)),
     });
     return new FrameDecoder(reader, { maxFrame: options.maxPayload, options: deflate ? OPT_RSV1 : 0, memory: this.transport });

@@ -31,6 +31,12 @@ export interface WebSocketOptions {
    */
   maxPayload?: number;
   /**
+   * The most frames one message may be split into; more close the connection with 1008. Each
+   * frame costs a header's work for as little as one byte of payload. Default 4,096: browsers and
+   * `ws` send a message in one frame, and a streamed 64 MiB message goes in 16 KiB frames.
+   */
+  maxFragments?: number;
+  /**
    * permessage-deflate (RFC 7692) when the client offers it: messages of 1 KiB and more are sent
    * compressed, compressed ones are inflated (the inflated size held to maxPayload as it grows).
    * Each message is compressed on its own (no context takeover), so idle connections hold no zlib
@@ -43,6 +49,8 @@ export interface WebSocketOptions {
 export const DEFAULT_IDLE_TIMEOUT_S = 120;
 /** maxPayload's default: 1 MiB. */
 export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
+/** maxFragments' default. */
+export const DEFAULT_MAX_FRAGMENTS = 4_096;
 
 /** An accepted handshake, waiting for the handler's response. */
 export interface PendingUpgrade {
@@ -54,9 +62,13 @@ export interface PendingUpgrade {
   readonly deflate: DeflateParams | null;
 }
 
-const OPTIONS = ['protocol', 'idleTimeout', 'maxPayload', 'compression'];
+const OPTIONS = ['protocol', 'idleTimeout', 'maxPayload', 'maxFragments', 'compression'];
 /** The last options resolved: every connection upgraded with the same values shares them (one object less per idle socket). */
-let lastResolved: ResolvedWebSocketOptions = Object.freeze({ maxPayload: DEFAULT_MAX_PAYLOAD, idleTimeout: DEFAULT_IDLE_TIMEOUT_S * 1000 });
+let lastResolved: ResolvedWebSocketOptions = Object.freeze({
+  maxPayload: DEFAULT_MAX_PAYLOAD,
+  maxFragments: DEFAULT_MAX_FRAGMENTS,
+  idleTimeout: DEFAULT_IDLE_TIMEOUT_S * 1000,
+});
 
 function resolveOptions(options: WebSocketOptions): ResolvedWebSocketOptions {
   checkOptionNames(options, OPTIONS, 'upgradeWebSocket()');
@@ -68,8 +80,12 @@ function resolveOptions(options: WebSocketOptions): ResolvedWebSocketOptions {
   const maxPayload = options.maxPayload ?? DEFAULT_MAX_PAYLOAD;
   if (!Number.isSafeInteger(maxPayload) || maxPayload < 1)
     throw new OptionRangeError('maxPayload', `maxPayload must be a positive integer, got ${String(maxPayload)}`);
-  if (lastResolved.maxPayload !== maxPayload || lastResolved.idleTimeout !== idle * 1000) {
-    lastResolved = Object.freeze({ maxPayload, idleTimeout: idle * 1000 });
+  const maxFragments = options.maxFragments ?? DEFAULT_MAX_FRAGMENTS;
+  if (!Number.isSafeInteger(maxFragments) || maxFragments < 1)
+    throw new OptionRangeError('maxFragments', `maxFragments must be a positive integer, got ${String(maxFragments)}`);
+  const last = lastResolved;
+  if (last.maxPayload !== maxPayload || last.maxFragments !== maxFragments || last.idleTimeout !== idle * 1000) {
+    lastResolved = Object.freeze({ maxPayload, maxFragments, idleTimeout: idle * 1000 });
   }
   return lastResolved;
 }
