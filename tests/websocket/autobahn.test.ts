@@ -4,7 +4,6 @@
 // wirespeed/node and wirespeed/deno, over HTTP/1.1 and over HTTP/2 (RFC 8441). A case passes when
 // the server gives the suite's strict ("OK") outcome: the echoes and pongs in order, then the
 // close code it names.
-import { once } from 'node:events';
 import http2 from 'node:http2';
 import { describe, expect, it } from 'vitest';
 import { COMPRESS_THRESHOLD } from '../../src/websocket/deflate.js';
@@ -13,7 +12,7 @@ import { useServer, type Launcher } from '../server/suite.js';
 import { AUTOBAHN_CASES, type AutobahnCase, type Event } from './autobahn-cases.js';
 import { compressedFrames, DEFLATE_CASES, inflateMessage, messagesOf, serverWindowBits, type DeflateCase } from './autobahn-deflate.js';
 import { framesOf, payloadOf, PERFORMANCE_CASES, PERFORMANCE_QUERY, type PerformanceCase } from './autobahn-performance.js';
-import { closeFrame, RawWebSocket } from './raw-client.js';
+import { closeFrame, extendedConnect, RawWebSocket } from './raw-client.js';
 
 const CLOSE = 0x8;
 const PING = 0x9;
@@ -194,17 +193,7 @@ function autobahnOverHttp2(name: string, launch: Launcher): void {
     const server = useServer(launch, { http2: true });
     /** A WebSocket over an extended CONNECT on a session of its own, and the server's answer. */
     async function connect(session: http2.ClientHttp2Session, path: string, fields: Record<string, string> = {}) {
-      await once(session, 'remoteSettings');
-      const stream = session.request({
-        ':method': 'CONNECT',
-        ':protocol': 'websocket',
-        ':scheme': 'http',
-        ':path': path,
-        ':authority': `127.0.0.1:${server.port}`,
-        'sec-websocket-version': '13',
-        ...fields,
-      });
-      const [headers] = (await once(stream, 'response')) as [http2.IncomingHttpHeaders];
+      const { stream, headers } = await extendedConnect(session, server.port, path, fields);
       expect(headers[':status']).toBe(200);
       // The server ends its side of the stream after the close; a client then ends its own.
       stream.once('end', () => stream.end());

@@ -1,5 +1,7 @@
 // A WebSocket client at the byte level, for what real clients never send: crafted frames (bad
 // opcodes, unmasked frames, invalid UTF-8, frames split anywhere) and the server's exact answer.
+import { once } from 'node:events';
+import type http2 from 'node:http2';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 
@@ -178,4 +180,23 @@ export class RawWebSocket {
       });
     }
   }
+}
+
+/**
+ * A WebSocket over HTTP/2 (RFC 8441): an extended CONNECT on `session`, sent once the server's
+ * SETTINGS (which must allow it) have come. The stream, and the fields of the server's answer.
+ */
+export async function extendedConnect(session: http2.ClientHttp2Session, port: number, path: string, fields: Record<string, string> = {}) {
+  await once(session, 'remoteSettings');
+  const stream = session.request({
+    ':method': 'CONNECT',
+    ':protocol': 'websocket',
+    ':scheme': 'http',
+    ':path': path,
+    ':authority': `127.0.0.1:${port}`,
+    'sec-websocket-version': '13',
+    ...fields,
+  });
+  const [headers] = (await once(stream, 'response')) as [http2.IncomingHttpHeaders];
+  return { stream, headers };
 }

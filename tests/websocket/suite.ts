@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { WebSocket as UndiciWebSocket } from 'undici';
 import WebSocket from 'ws';
 import { TEXT_LENGTHS, TEXT_UNITS, useServer, type Launcher } from '../server/suite.js';
-import { clientFrame, closeFrame, RawWebSocket } from './raw-client.js';
+import { clientFrame, closeFrame, extendedConnect, RawWebSocket } from './raw-client.js';
 
 const TEXT = 0x81;
 const BINARY = 0x82;
@@ -486,18 +486,7 @@ export function webSocketSuite(name: string, launch: Launcher) {
 
     async function connect(path: string, extra: Record<string, string> = {}) {
       const session = http2.connect(`http://127.0.0.1:${server.port}`);
-      await once(session, 'remoteSettings');
-      const stream = session.request({
-        ':method': 'CONNECT',
-        ':protocol': 'websocket',
-        ':scheme': 'http',
-        ':path': path,
-        ':authority': `127.0.0.1:${server.port}`,
-        'sec-websocket-version': '13',
-        ...extra,
-      });
-      const [headers] = (await once(stream, 'response')) as [http2.IncomingHttpHeaders];
-      return { session, stream, headers };
+      return { session, ...(await extendedConnect(session, server.port, path, extra)) };
     }
 
     it('announces SETTINGS_ENABLE_CONNECT_PROTOCOL', async () => {
