@@ -3,12 +3,17 @@
 // /trpc (JSON, batches streamed as JSON lines, subscriptions over SSE), GraphQL Yoga at /graphql
 // (its own fetch layer, @whatwg-node/server; subscriptions over SSE), h3 (Nitro's) under /h3 and
 // itty-router under /itty, a chat endpoint of the AI SDK under /ai (a mock model, streaming text
-// and its UI message stream, cancelled when the client leaves) and better-auth under /auth.
+// and its UI message stream, cancelled when the client leaves), better-auth under /auth, and an
+// MCP server at /mcp (the Model Context Protocol SDK's web-standard Streamable HTTP transport,
+// one per session).
 import { streamText } from 'ai';
 import { MockLanguageModelV4, simulateReadableStream } from 'ai/test';
 import { betterAuth } from 'better-auth';
 import { memoryAdapter } from 'better-auth/adapters/memory';
 import { Elysia, sse, t } from 'elysia';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { z } from 'zod';
 import { initTRPC, TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { createSchema, createYoga } from 'graphql-yoga';
@@ -190,6 +195,43 @@ function authHandler(): (request: Request) => Promise<Response> {
   return (request) => auth.handler(request);
 }
 
+/** An MCP server with two tools: `add`, and `count`, which reports its progress as it goes. */
+function mcpServer(): McpServer {
+  const server = new McpServer({ name: 'wirespeed-test', version: '1.0.0' });
+  server.registerTool('add', { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({
+    content: [{ type: 'text', text: String(a + b) }],
+  }));
+  server.registerTool(
+    'count',
+    { description: 'Counts to n, reporting each step', inputSchema: { n: z.number() } },
+    async ({ n }, extra) => {
+      for (let i = 1; i <= n; i++) {
+        const progressToken = extra._meta?.progressToken ?? 0;
+        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: i, total: n } });
+        await tick();
+      }
+      return { content: [{ type: 'text', text: `counted to ${n}` }] };
+    },
+  );
+  return server;
+}
+
+/** The MCP endpoint as the SDK's guide writes it: a transport per session, found by its Mcp-Session-Id. */
+function mcpHandler(): (request: Request) => Promise<Response> {
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  return async (request) => {
+    const id = request.headers.get('mcp-session-id');
+    if (id) return sessions.get(id)?.handleRequest(request) ?? Response.json({ error: 'no such session' }, { status: 404 });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      onsessioninitialized: (session) => void sessions.set(session, transport),
+      onsessionclosed: (session) => void sessions.delete(session),
+    });
+    await mcpServer().connect(transport);
+    return transport.handleRequest(request);
+  };
+}
+
 /** One fetch handler for the apps. */
 export function frameworksHandler(): (request: Request) => Response | Promise<Response> {
   const elysia = elysiaApp();
@@ -198,6 +240,7 @@ export function frameworksHandler(): (request: Request) => Response | Promise<Re
   const h3 = h3App();
   const itty = ittyRouter();
   const auth = authHandler();
+  const mcp = mcpHandler();
   return (request) => {
     const { pathname } = new URL(request.url);
     if (pathname.startsWith('/elysia/')) return elysia.fetch(request);
@@ -207,6 +250,7 @@ export function frameworksHandler(): (request: Request) => Response | Promise<Re
     if (pathname.startsWith('/itty/')) return itty.fetch(request);
     if (pathname.startsWith('/ai/')) return aiChat(request, pathname);
     if (pathname.startsWith('/auth/')) return auth(request);
+    if (pathname === '/mcp') return mcp(request);
     return new Response('not found', { status: 404 });
   };
 }

@@ -1,9 +1,11 @@
 // Apps of other fetch-handler frameworks (apps.ts: Elysia, tRPC, GraphQL Yoga, h3, itty-router,
-// an AI SDK chat endpoint, better-auth) run on wirespeed/node and wirespeed/deno unchanged: each
-// request answered as the framework means it (status, type, the fields that matter, body), and
-// the same over HTTP/2 as over HTTP/1.1; a chat whose client leaves is aborted; an auth flow
-// keeps its session by cookie.
+// an AI SDK chat endpoint, better-auth, an MCP server) run on wirespeed/node and wirespeed/deno
+// unchanged: each request answered as the framework means it (status, type, the fields that
+// matter, body), and the same over HTTP/2 as over HTTP/1.1; a chat whose client leaves is
+// aborted; an auth flow keeps its session by cookie; the MCP SDK's own client works a session.
 import http2 from 'node:http2';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve } from '../../src/server/node.js';
@@ -300,6 +302,33 @@ function onAdapter(adapter: string, start: () => Promise<{ url: string; stop(): 
         const events = await pollJson(server.url, `/ai/events?id=${id}`, (seen) => Array.isArray(seen) && seen.length === 2);
         expect({ protocol, events }).toEqual({ protocol, events: ['model aborted', 'onAbort'] });
       }
+    });
+
+    it('MCP: the SDK’s client opens a session, lists and calls tools (one with progress over SSE, 20 at once), and ends it', async () => {
+      const client = new Client({ name: 'wirespeed-test-client', version: '1.0.0' });
+      const transport = new StreamableHTTPClientTransport(new URL('/mcp', server.url));
+      await client.connect(transport);
+      const session = transport.sessionId;
+      expect(session).toMatch(/^[0-9a-f-]{36}$/);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['add', 'count']);
+      expect((await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })).content).toEqual([{ type: 'text', text: '5' }]);
+      const progress: number[] = [];
+      const counted = await client.callTool({ name: 'count', arguments: { n: 5 } }, undefined, {
+        onprogress: (step) => progress.push(step.progress),
+      });
+      expect([counted.content, progress]).toEqual([[{ type: 'text', text: 'counted to 5' }], [1, 2, 3, 4, 5]]);
+      const sums = await Promise.all(Array.from({ length: 20 }, (_, i) => client.callTool({ name: 'add', arguments: { a: i, b: 100 } })));
+      expect(sums.map((sum) => sum.content)).toEqual(Array.from({ length: 20 }, (_, i) => [{ type: 'text', text: String(i + 100) }]));
+      await transport.terminateSession();
+      await client.close();
+      // The session is gone: a request that names it is refused.
+      const stale = await ask(server.url, {
+        method: 'POST',
+        path: '/mcp',
+        headers: { ...json, accept: 'application/json, text/event-stream', 'mcp-session-id': session! },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      });
+      expect(stale.status).toBe(404);
     });
 
     it('better-auth: sign up, a session by its cookie, a wrong password, sign out; over HTTP/1.1 and HTTP/2', async () => {
