@@ -6,9 +6,9 @@
 // 2 MiB download read slowly, a download cancelled half way and a 4 KB request field.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { denoRunArgs, launchDeno, launchNode } from './launchers.js';
-import type { Launched, Launcher } from './suite.js';
+import { useServer, type Launched, type Launcher } from './suite.js';
 
 const run = promisify(execFile);
 /** The CA that signed the test certificate (for 127.0.0.1 and localhost). */
@@ -36,14 +36,8 @@ async function ask(server: Launched, protocol: 'h1' | 'h2', ca = ''): Promise<un
 
 function withDenoFetch(adapter: string, launch: Launcher): void {
   describe(`${adapter}: Deno's fetch`, () => {
-    let tls: Launched;
-    let plain: Launched;
-    beforeAll(async () => {
-      [tls, plain] = await Promise.all([launch({ tls: true, http2: true }), launch({ http2: true })]);
-    });
-    afterAll(async () => {
-      await Promise.all([tls?.close(), plain?.close()]);
-    });
+    const tls = useServer(launch, { tls: true, http2: true });
+    const plain = useServer(launch, { http2: true });
 
     it('over HTTPS, HTTP/2 by ALPN', async () => {
       expect(await ask(tls, 'h2', CA_FILE)).toEqual(expected('one'));

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchDeno, launchNode } from './launchers.js';
-import type { Launched, Launcher } from './suite.js';
+import { useServer, type Launched, type Launcher } from './suite.js';
 
 const run = promisify(execFile);
 /** The test certificate (for 127.0.0.1 and localhost), as the CA the client trusts. */
@@ -46,14 +46,8 @@ async function ask(server: Launched, mode: string, ca = ''): Promise<unknown> {
 
 function withGo(adapter: string, launch: Launcher): void {
   describe(`${adapter}: Go's net/http client`, () => {
-    let tls: Launched;
-    let plain: Launched;
-    beforeAll(async () => {
-      [tls, plain] = await Promise.all([launch({ tls: true, http2: true }), launch({ http2: true })]);
-    });
-    afterAll(async () => {
-      await Promise.all([tls?.close(), plain?.close()]);
-    });
+    const tls = useServer(launch, { tls: true, http2: true });
+    const plain = useServer(launch, { http2: true });
 
     it('over HTTPS, HTTP/2 by ALPN', async () => {
       expect(await ask(tls, 'h2', CA_FILE)).toEqual(expected('HTTP/2.0'));
