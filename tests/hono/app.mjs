@@ -1,7 +1,7 @@
 // A realistic hono app, run unchanged on wirespeed and on its peers (@hono/node-server, Deno.serve):
 // routes with params, JSON, cookies, the common middlewares (cors, etag, compress, secureHeaders,
-// bodyLimit), SSE, streaming, a multipart upload, redirects, errors. Plain JS so that plain Node,
-// Deno and vitest all load it.
+// bodyLimit), SSE, streaming, JSX streamed with Suspense, a multipart upload, redirects, errors.
+// Plain JS so that plain Node, Deno and vitest all load it.
 /* global Blob, File, Headers, ReadableStream, Request, setTimeout */
 import { Hono } from 'hono';
 import { basicAuth } from 'hono/basic-auth';
@@ -10,6 +10,9 @@ import { compress } from 'hono/compress';
 import { getCookie, setCookie } from 'hono/cookie';
 import { cors } from 'hono/cors';
 import { etag } from 'hono/etag';
+import { jsx } from 'hono/jsx';
+import { jsxRenderer } from 'hono/jsx-renderer';
+import { renderToReadableStream, Suspense } from 'hono/jsx/streaming';
 import { poweredBy } from 'hono/powered-by';
 import { secureHeaders } from 'hono/secure-headers';
 import { stream, streamSSE } from 'hono/streaming';
@@ -83,6 +86,24 @@ export function createApp() {
       await s.write('two;');
     }),
   );
+
+  // Server-side rendering streamed: the page's shell first, each Suspense boundary's content when
+  // its async component resolves (jsx() calls: the file is plain JS).
+  const Later = async ({ ms, label }) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return jsx('p', {}, `loaded ${label}`);
+  };
+  const boundary = (label, ms) => jsx(Suspense, { fallback: jsx('p', {}, `loading ${label}`) }, jsx(Later, { ms, label }));
+  app.get('/jsx/stream', (c) =>
+    c.body(renderToReadableStream(jsx('html', {}, jsx('body', {}, jsx('h1', {}, 'Title'), boundary('a', 30), boundary('b', 10)))), {
+      headers: { 'content-type': 'text/html; charset=UTF-8', 'transfer-encoding': 'chunked' },
+    }),
+  );
+  app.use(
+    '/jsx/page',
+    jsxRenderer(({ children }) => jsx('html', {}, jsx('body', {}, children)), { stream: true }),
+  );
+  app.get('/jsx/page', (c) => c.render(boundary('page', 20)));
 
   // The URL the handler sees (dot segments, query).
   app.get('/url', (c) => c.text(c.req.url));
