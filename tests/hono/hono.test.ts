@@ -2,13 +2,12 @@
 // wirespeed/node against @hono/node-server, and on wirespeed/deno against Deno.serve, request by
 // request (status, the fields that matter, body). Where wirespeed answers differently on purpose,
 // the difference is named below with its reason.
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Agent, fetch as undiciFetch, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getConnInfo } from '../../src/hono/index.js';
 import { serve } from '../../src/server/node.js';
 import { ask, askH2, launch, type Answer, type Ask } from '../server/answers.js';
+import { socketPath } from '../server/clients.js';
 import { denoRunArgs } from '../server/launchers.js';
 import { createApp } from './app.mjs';
 
@@ -282,7 +281,7 @@ describe('wirespeed/hono', () => {
   it('getConnInfo on a Unix socket: no address, as @hono/node-server gives it there', async () => {
     const app = createApp();
     app.get('/conninfo', (c) => c.json(getConnInfo(c)));
-    const path = join(tmpdir(), `wirespeed-hono-${process.pid}.sock`);
+    const path = socketPath();
     const server = serve({ fetch: app.fetch, path });
     await server.ready;
     const agent = new Agent({ connect: { socketPath: path } });

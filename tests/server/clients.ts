@@ -2,9 +2,14 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import tls from 'node:tls';
 
 export const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+
+/** A fresh path for a Unix socket in the temporary directory (well under the 108 bytes a socket address holds). */
+export const socketPath = () => join(tmpdir(), `wirespeed-${process.pid}-${Math.random().toString(36).slice(2, 10)}.sock`);
 
 export interface RawResult {
   text: string;

@@ -1,8 +1,6 @@
 // The server suite on Deno (npm package `deno`): the same tests, the server in a Deno process.
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { curl } from './clients.js';
+import { curl, socketPath } from './clients.js';
 import { launchDeno } from './launchers.js';
 import { serverSuite, useServer } from './suite.js';
 
@@ -21,7 +19,7 @@ describe('deno: handler info as Deno.serve gives it', () => {
 });
 
 describe('deno: handler info on a Unix socket, as Deno.serve gives it', () => {
-  const path = join(tmpdir(), `wirespeed-${process.pid}-deno-info.sock`);
+  const path = socketPath();
   useServer(launchDeno, { path });
 
   it('has the peer as a Deno.UnixAddr, and hono/deno’s getConnInfo reads it', async () => {

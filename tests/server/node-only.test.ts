@@ -1,8 +1,6 @@
 // What only the Node adapter has (node:cluster), and a bounded wrk run against it.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Agent, fetch, Response as UndiciResponse } from 'undici';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +8,7 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
 import { serve } from '../../src/server/node.js';
+import { socketPath } from './clients.js';
 
 function rawRequest(port: number, text: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -46,7 +45,7 @@ describe('node: cluster workers', () => {
   });
 
   it('serves from several processes on one Unix socket, and close() removes it', async () => {
-    const path = join(tmpdir(), `wirespeed-cluster-${process.pid}.sock`);
+    const path = socketPath();
     const child = spawn(process.execPath, [script, path], { stdio: ['pipe', 'pipe', 'inherit'] });
     const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
     expect((await lines.next()).value).toBe(`http+unix://${encodeURIComponent(path)}`);

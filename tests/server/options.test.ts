@@ -3,12 +3,10 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { serve, type ListeningInfo } from '../../src/server/node.js';
-import { fixture as fixtureText } from './clients.js';
+import { fixture as fixtureText, socketPath } from './clients.js';
 import { denoRunArgs } from './launchers.js';
 import { describeError, optionCases } from './option-cases.js';
 
@@ -81,7 +79,7 @@ describe('serve() options', () => {
   });
 
   it('says where it listens on a Unix socket: the listening callback, address(), url, and Deno.serve’s addr', async () => {
-    const path = join(tmpdir(), `wirespeed-options-${process.pid}.sock`);
+    const path = socketPath();
     const calls: ListeningInfo[] = [];
     const server = serve({ fetch: () => new Response('ok'), path }, (info) => calls.push(info));
     await server.ready;
@@ -106,7 +104,7 @@ describe('serve() options', () => {
   });
 
   it('node serves TLS on a Unix socket; deno refuses tls with a path (Deno.listenTls has no Unix sockets)', async () => {
-    const path = join(tmpdir(), `wirespeed-options-tls-${process.pid}.sock`);
+    const path = socketPath();
     const server = serve({
       fetch: () => new Response('over tls on a unix socket'),
       path,

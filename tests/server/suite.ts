@@ -4,14 +4,12 @@ import { existsSync, statSync } from 'node:fs';
 import http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Http2Options } from '../../src/http2/options.js';
 import { READ_AHEAD_BYTES } from '../../src/server/body-chunks.js';
-import { curl, fixture, raw, statuses } from './clients.js';
+import { curl, fixture, raw, socketPath, statuses } from './clients.js';
 
 /** Text bodies of the sizes the writer treats differently (scanned, joined, pooled, too large to pool), in 1- to 4-byte characters. */
 export const TEXT_UNITS = ['x', 'é', '€', '😀'];
@@ -942,8 +940,6 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
   });
 
   describe(`${name}: on a Unix socket`, () => {
-    /** A fresh socket path (well under the 108 bytes a socket address holds). */
-    const socketPath = () => join(tmpdir(), `wirespeed-${process.pid}-${Math.random().toString(36).slice(2, 10)}.sock`);
     const path = socketPath();
     const server = useServer(launch, { path, http2: true });
 

@@ -4,7 +4,7 @@
 // close code). Section 9 is in autobahn-performance.ts, 12-13 (compression) in autobahn-deflate.ts.
 // The suite's one-second waits are 100 ms here.
 
-import { clientFrame, closeFrame } from './raw-client.js';
+import { clientFrame, closeFrame, messageFrames } from './raw-client.js';
 
 /** What the client does, in order. */
 export type Step =
@@ -46,16 +46,6 @@ const utf8 = (text: string) => Buffer.from(text, 'utf8');
 export function frame(opcode: number, payload: string | Buffer = '', { fin = true, rsv = 0, payloadLength = 0 } = {}): Buffer {
   const data = bytes(payload);
   return clientFrame((fin ? 0x80 : 0) | (rsv << 4) | opcode, payloadLength ? Buffer.alloc(payloadLength, data) : data);
-}
-
-/** The fuzzer's `sendMessage(payload, fragmentSize)`: one text message in frames of `size` bytes. */
-function fragmented(payload: Buffer, size: number): Buffer {
-  const frames: Buffer[] = [];
-  for (let at = 0; at < payload.length || at === 0; at += size) {
-    const piece = payload.subarray(at, at + size);
-    frames.push(frame(at === 0 ? 0x1 : 0x0, piece, { fin: at + size >= payload.length }));
-  }
-  return Buffer.concat(frames);
 }
 
 const send = (...frames: Buffer[]): Step => ({ send: Buffer.concat(frames) });
@@ -395,10 +385,10 @@ function utf8Handling(): AutobahnCase[] {
       events: [echoed('text', utf8(mixed))],
       close: byClient(),
     },
-    { id: '6.2.3', steps: [send(fragmented(utf8(mixed), 1))], events: [echoed('text', utf8(mixed))], close: byClient() },
-    { id: '6.2.4', steps: [send(fragmented(greek, 1))], events: [echoed('text', greek)], close: byClient() },
+    { id: '6.2.3', steps: [send(messageFrames(0x1, utf8(mixed), 1))], events: [echoed('text', utf8(mixed))], close: byClient() },
+    { id: '6.2.4', steps: [send(messageFrames(0x1, greek, 1))], events: [echoed('text', greek)], close: byClient() },
     { id: '6.3.1', steps: [send(frame(0x1, surrogate))], events: [], close: failed(INVALID_PAYLOAD) },
-    { id: '6.3.2', steps: [send(fragmented(surrogate, 1))], events: [], close: failed(INVALID_PAYLOAD) },
+    { id: '6.3.2', steps: [send(messageFrames(0x1, surrogate, 1))], events: [], close: failed(INVALID_PAYLOAD) },
     failFast('6.4.1', inThreeParts(...asFrames([part1, part2, part3]))),
     failFast('6.4.2', inThreeParts(...asFrames(cut(tooHigh, 12, 13)))),
     // One frame, its bytes written in three parts.

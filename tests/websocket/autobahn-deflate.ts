@@ -7,7 +7,10 @@
 // echoes 1,000 messages per case; here each case echoes MESSAGES_PER_CASE, which keeps the 216 cases
 // on two adapters and two protocols to seconds.
 import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
-import { clientFrame } from './raw-client.js';
+import { messageFrames } from './raw-client.js';
+
+/** The bit that marks a message compressed (RFC 7692 §6). */
+const RSV1 = 0x40;
 
 /** Echoes per case (Autobahn: 1,000). */
 export const MESSAGES_PER_CASE = 4;
@@ -215,15 +218,7 @@ const TAIL = Buffer.from([0x00, 0x00, 0xff, 0xff]);
  */
 export function compressedFrames(message: Buffer, binary: boolean, fragment: number): Buffer {
   const compressed = deflateRawSync(message, { finishFlush: constants.Z_SYNC_FLUSH });
-  const payload = compressed.subarray(0, compressed.length - TAIL.length);
-  const size = fragment || payload.length || 1;
-  const frames: Buffer[] = [];
-  for (let at = 0; at < payload.length || at === 0; at += size) {
-    const first = at === 0 ? 0x40 | (binary ? 0x2 : 0x1) : 0x0;
-    const fin = at + size >= payload.length ? 0x80 : 0;
-    frames.push(clientFrame(fin | first, payload.subarray(at, at + size)));
-  }
-  return Buffer.concat(frames);
+  return messageFrames(RSV1 | (binary ? 0x2 : 0x1), compressed.subarray(0, compressed.length - TAIL.length), fragment);
 }
 
 /**

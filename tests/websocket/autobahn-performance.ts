@@ -5,7 +5,6 @@
 // messages (9.7, 9.8). The suite reports times; a case passes when every echo comes back whole.
 // The server under test raises its limits to the suite's sizes (maxPayload 16 MiB, maxFragments
 // 65,536), as a server that is to take them must.
-import { clientFrame } from './raw-client.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -57,15 +56,4 @@ export const PERFORMANCE_CASES: PerformanceCase[] = [
 /** The case's message: '*' repeated for text, 0xfe for binary (the suite's payloads). */
 export function payloadOf(c: PerformanceCase): Buffer {
   return Buffer.alloc(c.length, c.opcode === TEXT ? 0x2a : 0xfe);
-}
-
-/** The message as masked frames: one, or continuations of `fragment` bytes after the first. */
-export function framesOf(c: PerformanceCase, payload: Buffer): Buffer {
-  const size = c.fragment || payload.length || 1; // an empty message is one empty frame
-  const frames: Buffer[] = [];
-  for (let at = 0; at < payload.length || at === 0; at += size) {
-    const fin = at + size >= payload.length ? 0x80 : 0;
-    frames.push(clientFrame(fin | (at === 0 ? c.opcode : 0), payload.subarray(at, at + size)));
-  }
-  return Buffer.concat(frames);
 }

@@ -11,8 +11,8 @@ import { launchDeno, launchNode } from '../server/launchers.js';
 import { useServer, type Launcher } from '../server/suite.js';
 import { AUTOBAHN_CASES, type AutobahnCase, type Event } from './autobahn-cases.js';
 import { compressedFrames, DEFLATE_CASES, inflateMessage, messagesOf, serverWindowBits, type DeflateCase } from './autobahn-deflate.js';
-import { framesOf, payloadOf, PERFORMANCE_CASES, PERFORMANCE_QUERY, type PerformanceCase } from './autobahn-performance.js';
-import { closeFrame, extendedConnect, RawWebSocket } from './raw-client.js';
+import { payloadOf, PERFORMANCE_CASES, PERFORMANCE_QUERY, type PerformanceCase } from './autobahn-performance.js';
+import { closeFrame, extendedConnect, messageFrames, RawWebSocket } from './raw-client.js';
 
 const CLOSE = 0x8;
 const PING = 0x9;
@@ -113,7 +113,7 @@ async function closeNormally(ws: RawWebSocket, c: { id: string }): Promise<void>
 /** Section 9: sends the case's message `count` times, each once the last came back whole, then closes normally. */
 async function echoLarge(ws: RawWebSocket, c: PerformanceCase): Promise<void> {
   const payload = payloadOf(c);
-  const frames = framesOf(c, payload);
+  const frames = messageFrames(c.opcode, payload, c.fragment);
   for (let i = 0; i < c.count; i++) {
     await ws.sendInPieces(frames, c.chop);
     const { opcode, parts } = await readMessage(ws, c, LARGE_PATIENCE_MS);

@@ -33,6 +33,21 @@ export function clientFrame(first: number, payload: Uint8Array | string, { mask 
   return Buffer.concat([Buffer.from(header), MASK, masked]);
 }
 
+/**
+ * One message as masked frames of at most `size` payload bytes (0: one frame): `first` (the
+ * opcode, and any RSV bits) on the first, continuations after it, FIN on the last. An empty
+ * message is one empty frame.
+ */
+export function messageFrames(first: number, payload: Uint8Array, size = 0): Buffer {
+  const step = size || payload.length || 1;
+  const frames: Buffer[] = [];
+  for (let at = 0; at < payload.length || at === 0; at += step) {
+    const fin = at + step >= payload.length ? 0x80 : 0;
+    frames.push(clientFrame(fin | (at === 0 ? first : 0), payload.subarray(at, at + step)));
+  }
+  return Buffer.concat(frames);
+}
+
 /** A close frame with `code` (none when undefined) and a reason (a string as UTF-8, or raw bytes). */
 export const closeFrame = (code?: number, reason: string | Uint8Array = '') =>
   clientFrame(0x88, code === undefined ? Buffer.alloc(0) : Buffer.concat([Buffer.from([code >> 8, code & 0xff]), Buffer.from(reason)]));
