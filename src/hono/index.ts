@@ -1,5 +1,5 @@
 // wirespeed/hono: what a hono app needs from the server besides `app.fetch`: the client's address
-// (the server passes its ConnectionInfo as the handler's second argument, which hono makes
+// (the server passes the request's info as the handler's second argument, which hono makes
 // `c.env`) and hono's WebSocket helper. Runtime-agnostic: the same on Node and Deno.
 import { defineWebSocketHelper, WSContext, type UpgradeWebSocket, type WSMessageReceive, type WSReadyState } from 'hono/ws';
 import type { ConnectionInfo } from '../server/connection.js';
@@ -25,7 +25,7 @@ export function getConnInfo(c: { env: unknown }): ConnInfo {
   const info = c.env as Partial<ConnectionInfo> | undefined;
   const address = info?.remoteAddress;
   if (typeof address !== 'string')
-    throw new TypeError('getConnInfo: c.env is not the ConnectionInfo of a wirespeed server (pass app.fetch to serve())');
+    throw new TypeError('getConnInfo: c.env is not the request info of a wirespeed server (pass app.fetch to serve())');
   // A Unix socket's peer has no address (as @hono/node-server gives it there: all undefined).
   if (address === '') return { remote: {} };
   return { remote: { address, port: info!.remotePort, addressType: address.includes(':') ? 'IPv6' : 'IPv4', transport: 'tcp' } };

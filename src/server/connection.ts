@@ -3,6 +3,7 @@
 // `onData`/`onEnd`/`onDrain`/`onClose`), above it the server core as a ConnectionHost.
 import type { DeflateCodec } from '../websocket/deflate.js';
 import type { ResolvedServeOptions } from './options.js';
+import type { ExchangeInfo, InterruptedError } from './request-info.js';
 
 /**
  * The bytes buffered in any one direction before the side producing them is paused: a request
@@ -11,7 +12,7 @@ import type { ResolvedServeOptions } from './options.js';
  */
 export const HIGH_WATER_MARK = 64 * 1024;
 
-/** Who is on the other end of a connection, as the handler sees it. */
+/** Who is on the other end of a connection, as the handler sees it (in its RequestInfo). */
 export interface ConnectionInfo {
   /** The peer's IP address; '' on a Unix socket. */
   readonly remoteAddress: string;
@@ -120,7 +121,9 @@ export interface ConnectionHost {
    * Runs the handler (routes, fetch, onError): a Response or a native Promise of one, never a
    * throw. (The Response may be of another Fetch implementation, so tell the two apart by Promise.)
    */
-  respond(request: Request, info: ConnectionInfo): Response | Promise<Response>;
+  respond(request: Request, info: ExchangeInfo): Response | Promise<Response>;
+  /** Makes the rejection of a handler info's `completed` (the runtime's own class on Deno). */
+  readonly responseInterrupted: InterruptedError;
   /** The server is shutting down: finish what is in flight, take nothing new. */
   readonly closing: boolean;
   /** The connection on `transport` is closed. */
@@ -139,6 +142,8 @@ export interface ConnectionHost {
 export interface Platform {
   /** zlib-backed permessage-deflate (node:zlib on Node and Deno). */
   readonly webSocketDeflate?: DeflateCodec;
+  /** `info.completed`'s rejection, where the runtime has its own (Deno.errors.Interrupted). */
+  readonly responseInterrupted?: InterruptedError;
 }
 
 /** How long a new connection (or request) may take to send a whole head: the shorter of the two limits. */

@@ -22,7 +22,8 @@ import { requestExchangeOf } from './request.js';
 import { upgradeWebSocket, type WebSocketOptions } from './websocket/upgrade.js';
 
 export type { ConnectionInfo, NetAddress, RuntimeAddress, UnixAddress } from './connection.js';
-export type { FetchHandler, ListeningInfo, RouteHandler, ServeOptions, Server, ServerEvent } from './options.js';
+export type { RequestInfo } from './request-info.js';
+export type { FetchHandler, ListeningInfo, RouteHandler, RouteInfo, ServeOptions, Server, ServerEvent } from './options.js';
 export type { Http2Options } from '../http2/options.js';
 export { requestTrailers, withTrailers } from './trailers.js';
 export { LightResponse, RuntimeResponse } from './light-response.js';
@@ -52,6 +53,7 @@ interface DenoNamespace {
   listen(options: { port: number; hostname: string } | { transport: 'unix'; path: string }): DenoListener;
   listenTls(options: { port: number; hostname: string; cert: string; key: string; alpnProtocols: string[] }): DenoListener;
   upgradeWebSocket: UpgradeWebSocket;
+  errors: { Interrupted: new (message: string, options?: ErrorOptions) => Error };
 }
 
 const denoNamespace = (): DenoNamespace => (globalThis as unknown as { Deno: DenoNamespace }).Deno;
@@ -287,7 +289,11 @@ class DenoHttpServer extends ServerBase implements DenoServer<RuntimeAddress> {
   constructor(options: ServeOptions) {
     super(options);
     // Deno serves node:zlib too: the same compression as on Node.
-    this.core = new ServerCore(options, { webSocketDeflate: zlibDeflateCodec(zlib) });
+    this.core = new ServerCore(options, {
+      webSocketDeflate: zlibDeflateCodec(zlib),
+      // What Deno.serve's `completed` rejects with.
+      responseInterrupted: (cause) => new (denoNamespace().errors.Interrupted)('HTTP response was not sent successfully', { cause }),
+    });
     this.ready = Promise.resolve().then(() => this.listen());
     this.closeOnAbort();
   }

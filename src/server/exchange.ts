@@ -3,6 +3,10 @@
 import type { ResponseBody } from './body-chunks.js';
 import type { BodyFlow, RequestBody } from './request-body.js';
 import type { PendingUpgrade } from './websocket/upgrade.js';
+import type { InterruptedError } from './request-info.js';
+
+/** How the response ended: not yet (null), sent whole (true), or why it could not be. */
+type Outcome = true | Error | null;
 
 /** One request and its response, whatever the protocol. */
 export abstract class Exchange implements BodyFlow {
@@ -19,6 +23,9 @@ export abstract class Exchange implements BodyFlow {
   /** The stream body of the response while it is being written. */
   responseBody: ResponseBody | null = null;
   private abort: AbortController | null = null;
+  private outcome: Outcome = null;
+  /** `info.completed`, made when first asked for, and how to settle it. */
+  private completion: { promise: Promise<void>; settle: (outcome: true | Error) => void } | null = null;
 
   /** The handler's `request.signal`, made when first asked for. */
   signal(): AbortSignal {
@@ -31,6 +38,30 @@ export abstract class Exchange implements BodyFlow {
     // Made now if nobody asked for it yet: a handler that reads its signal later must find it
     // aborted (it found a fresh one, not aborted, when the controller was made only on demand).
     (this.abort ??= new AbortController()).abort(reason);
+    this.settle(reason);
+  }
+
+  /** The response was written whole (or, for a WebSocket, its handshake's answer). */
+  responseSent(): void {
+    this.settle(true);
+  }
+
+  /** The handler info's `completed`: settles with the first outcome, made once. */
+  completed(interrupted: InterruptedError): Promise<void> {
+    if (this.completion) return this.completion.promise;
+    let settle!: (outcome: true | Error) => void;
+    const promise = new Promise<void>((resolve, reject) => {
+      settle = (outcome) => (outcome === true ? resolve() : reject(interrupted(outcome)));
+    });
+    this.completion = { promise, settle };
+    if (this.outcome) settle(this.outcome);
+    return promise;
+  }
+
+  private settle(outcome: true | Error): void {
+    if (this.outcome) return;
+    this.outcome = outcome;
+    this.completion?.settle(outcome);
   }
 
   /** The response can no longer reach the client (closed, reset): a stream body being written is cancelled. */

@@ -13,7 +13,8 @@ import { ServerCore } from './server-core.js';
 import { headTimeout, type SocketTransport, type TransportEvents } from './connection.js';
 
 export type { ConnectionInfo } from './connection.js';
-export type { FetchHandler, ListeningInfo, RouteHandler, ServeOptions, Server, ServerEvent } from './options.js';
+export { ResponseInterruptedError, type RequestInfo } from './request-info.js';
+export type { FetchHandler, ListeningInfo, RouteHandler, RouteInfo, ServeOptions, Server, ServerEvent } from './options.js';
 export type { Http2Options } from '../http2/options.js';
 export { requestTrailers, withTrailers } from './trailers.js';
 export { LightResponse, RuntimeResponse } from './light-response.js';

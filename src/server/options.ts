@@ -2,18 +2,18 @@
 // every default that it has; the rest are chosen to be safe on a public port.
 import { closest, InvalidOptionError, OptionRangeError, typeName } from '../errors.js';
 import { resolveOptions as resolveParserOptions, type ParserOptions } from '../http1/options.js';
-import type { ConnectionInfo } from './connection.js';
+import type { RequestInfo } from './request-info.js';
 import { resolveHttp2Options, type Http2Options, type ResolvedHttp2Options } from '../http2/options.js';
 import type { Router } from '../router/index.js';
 
 /** A handler in the web-standard shape: hono's `app.fetch` is one. */
-export type FetchHandler = (request: Request, info: ConnectionInfo) => Response | Promise<Response>;
+export type FetchHandler = (request: Request, info: RequestInfo) => Response | Promise<Response>;
 
-/** A route handler: the fetch shape plus the route's percent-decoded params. */
-export type RouteHandler = (
-  request: Request,
-  info: ConnectionInfo & { readonly params: Readonly<Record<string, string>> },
-) => Response | Promise<Response>;
+/** A route handler's info: the request's, plus the route's percent-decoded params. */
+export type RouteInfo = RequestInfo & { readonly params: Readonly<Record<string, string>> };
+
+/** A route handler: the fetch shape plus the route's params. */
+export type RouteHandler = (request: Request, info: RouteInfo) => Response | Promise<Response>;
 
 /** Size and count limits of a server. */
 export interface Limits extends Pick<ParserOptions, 'maxHeadBytes' | 'maxHeaders' | 'maxTargetBytes'> {

@@ -10,16 +10,16 @@ import { Http2Connection } from './http2/connection.js';
 import { ErrorCode } from '../http2/errors.js';
 import { encodeGoaway, encodeSettings } from '../http2/frame/index.js';
 import { Http1Connection } from './http1/connection.js';
-import { resolveServeOptions, type ResolvedServeOptions, type RouteHandler, type ServeOptions } from './options.js';
+import { resolveServeOptions, type ResolvedServeOptions, type RouteHandler, type RouteInfo, type ServeOptions } from './options.js';
 import { plainResponse } from './plain-response.js';
 import { isResponse } from './response-source.js';
 import { requestPath } from './request.js';
 import { ProtocolSniffer } from './protocol-sniffer.js';
+import { ResponseInterruptedError, type ExchangeInfo, type InterruptedError } from './request-info.js';
 import type { DeflateCodec } from '../websocket/deflate.js';
 import {
   headTimeout,
   type ConnectionHost,
-  type ConnectionInfo,
   type Platform,
   type ServerConnection,
   type SocketTransport,
@@ -47,6 +47,7 @@ export class ServerCore implements ConnectionHost {
   private readonly sweepInterval: number;
   private allClosed: (() => void) | null = null;
   readonly webSocketDeflate: DeflateCodec | null;
+  readonly responseInterrupted: InterruptedError;
 
   constructor(
     private readonly handlers: ServeOptions,
@@ -54,6 +55,7 @@ export class ServerCore implements ConnectionHost {
   ) {
     this.options = resolveServeOptions(handlers);
     this.webSocketDeflate = platform.webSocketDeflate ?? null;
+    this.responseInterrupted = platform.responseInterrupted ?? ((cause) => new ResponseInterruptedError(cause));
     let router = handlers.router ?? null;
     if (handlers.routes) {
       router ??= new Router<RouteHandler>();
@@ -138,7 +140,7 @@ export class ServerCore implements ConnectionHost {
     clearTimeout(grace);
   }
 
-  respond(request: Request, info: ConnectionInfo): Response | Promise<Response> {
+  respond(request: Request, info: ExchangeInfo): Response | Promise<Response> {
     let result: Response | Promise<Response>;
     try {
       result = this.handle(request, info);
@@ -152,7 +154,7 @@ export class ServerCore implements ConnectionHost {
     );
   }
 
-  private handle(request: Request, info: ConnectionInfo): Response | Promise<Response> {
+  private handle(request: Request, info: ExchangeInfo): Response | Promise<Response> {
     const fetch = this.handlers.fetch;
     const router = this.router;
     if (!router) return fetch!(request, info);
@@ -160,7 +162,10 @@ export class ServerCore implements ConnectionHost {
     const path = requestPath(request);
     const match = routeOf(router, method, path);
     if (match === BAD_PATH) return plainResponse(400, 'ERR_INVALID_PERCENT_ENCODING');
-    if (match) return match.value(request, { ...info, params: match.params });
+    if (match) {
+      info.params = match.params;
+      return match.value(request, info as RouteInfo);
+    }
     if (fetch) return fetch(request, info);
     // No route for this method: 405 with the methods that have one, else 404.
     const allowed = router.allowedMethods(path);

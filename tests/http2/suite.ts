@@ -86,6 +86,8 @@ function execText(command: string, args: string[], timeout = 120_000): Promise<s
 }
 
 export function http2Suite(name: string, launch: Launcher): void {
+  /** What `info.completed` rejects with: Deno.serve's class on Deno. */
+  const interrupted = name.startsWith('deno') ? 'Interrupted' : 'ResponseInterruptedError';
   describe(`${name}: HTTP/2 requests and responses (h2c)`, () => {
     const server = useServer(launch, { http2: true });
 
@@ -248,6 +250,16 @@ export function http2Suite(name: string, launch: Launcher): void {
       await feed(ended, (session) => session.destroy());
       await new Promise((r) => setTimeout(r, 100));
       expect((await stats(server.url)).cancelledStreams).toEqual(expect.arrayContaining([reset, ended]));
+    });
+
+    it('settles info.completed when END_STREAM went out, and rejects it when the client resets the stream first', async () => {
+      const hello = `h2-hello-${Math.random()}`;
+      const feed = `h2-feed-${Math.random()}`;
+      await withSession(server.url, (s) => request(s, get(`/hello?done=${hello}`)));
+      await resetAfter(server.url, `/event-stream?id=x&done=${feed}`, 100, 200);
+      const { completed } = await stats(server.url);
+      expect(completed[hello]).toBe('resolved');
+      expect(completed[feed]).toBe(`${interrupted}: the client reset the stream`);
     });
 
     it('shows a signal first read after the client reset the stream as aborted', async () => {
@@ -551,6 +563,22 @@ export function http2Suite(name: string, launch: Launcher): void {
       expect(await client.until(() => client.count(FrameType.PING) > 0, 3000)).toBe(true);
       expect(await client.waitClosed(5000)).toBe(true);
       expect((await stats(server.url)).aborted).toBe(before + 1);
+    });
+  });
+
+  describe(`${name}: HTTP/2 request deadline`, () => {
+    const server = useServer(launch, { http2: true, requestTimeout: 400 });
+
+    it('answers a stream whose body stalls with 408 (its handler’s info.completed rejects)', async () => {
+      const id = `h2-stalled-${Math.random()}`;
+      const res = await withSession(server.url, (session) => {
+        const stream = session.request({ ':method': 'POST', ':path': `/echo?done=${id}`, 'content-length': '10' }, { endStream: false });
+        stream.write('abc');
+        return new Promise<number>((resolve) => stream.on('response', (headers) => resolve(Number(headers[':status']))));
+      });
+      expect(res).toBe(408);
+      await new Promise((r) => setTimeout(r, 50));
+      expect((await stats(server.url)).completed[id]).toBe(`${interrupted}: the request timed out`);
     });
   });
 

@@ -3,7 +3,7 @@
 // work whether the server runs in the test process or in a Deno child process.
 import { Hono } from 'hono';
 import { LightResponse } from '../../src/server/light-response.js';
-import type { ConnectionInfo } from '../../src/server/connection.js';
+import type { RequestInfo } from '../../src/server/request-info.js';
 import type { ServeOptions } from '../../src/server/options.js';
 import { requestTrailers, withTrailers } from '../../src/server/trailers.js';
 import { wasmCore } from '../../src/wasm/module.js';
@@ -20,6 +20,8 @@ const stats = {
   cancelledStreams: [] as string[],
   /** What reads of a body answered before it ended gave, by their `id`: its length, or the error. */
   lateReads: {} as Record<string, string>,
+  /** How `info.completed` of requests with `?done=<id>` settled, by id (absent: not yet). */
+  completed: {} as Record<string, string>,
 };
 const recordRead = (id: string, read: Promise<string>) =>
   void read.then(
@@ -53,10 +55,20 @@ async function denoConnInfoApp(): Promise<Hono> {
   return new Hono().get('/deno/conninfo', (c) => c.json(getConnInfo(c)));
 }
 
-async function handle(request: Request, info: ConnectionInfo): Promise<Response> {
+/** Records how `info.completed` settles: 'resolved', or the rejection's name and its cause. */
+function watchCompletion(id: string, info: RequestInfo): void {
+  info.completed.then(
+    () => (stats.completed[id] = 'resolved'),
+    (error: Error) => (stats.completed[id] = `${error.name}: ${(error.cause as Error | undefined)?.message}`),
+  );
+}
+
+async function handle(request: Request, info: RequestInfo): Promise<Response> {
   stats.calls++;
   const url = new URL(request.url);
   const q = url.searchParams;
+  const done = q.get('done');
+  if (done) watchCompletion(done, info);
   switch (url.pathname) {
     case '/hello':
       return text('Hello World!');

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
-import { serve } from '../../src/server/node.js';
+import { serve, type RouteInfo } from '../../src/server/node.js';
 import { socketPath } from './clients.js';
 
 function rawRequest(port: number, text: string): Promise<string> {
@@ -106,6 +106,29 @@ describe('node: routes', () => {
     } finally {
       await server.close();
       await withFallback.close();
+    }
+  });
+
+  it('gives a route handler the request info: params, the peer, and completed', async () => {
+    const seen: Promise<string>[] = [];
+    const server = serve({
+      routes: {
+        'GET /users/:id': (_req: Request, info: RouteInfo) => {
+          seen.push(info.completed.then(() => 'resolved'));
+          return Response.json({ params: info.params, remoteAddress: info.remoteAddress, own: Object.keys({ ...info }) });
+        },
+      },
+    });
+    await server.ready;
+    try {
+      expect(await (await fetch(`${server.url}/users/7`)).json()).toEqual({
+        params: { id: '7' },
+        remoteAddress: '127.0.0.1',
+        own: ['remoteAddress', 'remotePort', 'encrypted', 'params'],
+      });
+      expect(await Promise.all(seen)).toEqual(['resolved']);
+    } finally {
+      await server.close();
     }
   });
 

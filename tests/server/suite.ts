@@ -1,5 +1,6 @@
 // The behaviour of `serve()`, checked with real clients over real sockets. One suite, run against
 // each adapter: `launch` starts a server with the test app (tests/server/app.ts) and some limits.
+import { once } from 'node:events';
 import { existsSync, statSync } from 'node:fs';
 import http from 'node:http';
 import http2 from 'node:http2';
@@ -63,6 +64,7 @@ export async function stats(url: string) {
     lateAborted: boolean[];
     cancelledStreams: string[];
     lateReads: Record<string, string>;
+    completed: Record<string, string>;
   };
 }
 
@@ -83,6 +85,8 @@ export interface SuiteExpectations {
 }
 
 export function serverSuite(name: string, launch: Launcher, expectations: SuiteExpectations = { globalsReplaced: true }): void {
+  /** What `info.completed` rejects with: Deno.serve's class on Deno. */
+  const interrupted = name.startsWith('deno') ? 'Interrupted' : 'ResponseInterruptedError';
   describe(`${name}: requests and responses`, () => {
     const server = useServer(launch);
 
@@ -533,6 +537,28 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       expect((await stats(server.url)).cancelledStreams).toEqual(expect.arrayContaining(ids));
     });
 
+    // Deno.serve's `completed`: for a log line or a cleanup once the response is out, or cannot be.
+    it('settles info.completed when the whole response is written, and rejects it when the client leaves first', async () => {
+      const ids = Object.fromEntries(['hello', 'thrown', 'stream', 'feed', 'gone'].map((what) => [what, `${what}-${Math.random()}`]));
+      await (await fetch(`${server.url}/hello?done=${ids.hello}`)).text();
+      await (await fetch(`${server.url}/throw?done=${ids.thrown}`)).text();
+      await (await fetch(`${server.url}/stream?parts=5&done=${ids.stream}`)).text();
+      // An event feed: its first event is out, the rest never comes, so its response is not complete.
+      const socket = net.connect(server.port, '127.0.0.1', () => socket.write(get(server.port, `/event-stream?id=x&done=${ids.feed}`)));
+      socket.on('error', () => undefined);
+      await once(socket, 'data');
+      await new Promise((r) => setTimeout(r, 100));
+      expect((await stats(server.url)).completed[ids.feed]).toBeUndefined();
+      socket.destroy();
+      // A client that leaves before its answer.
+      await raw(server.port, [get(server.port, `/slow?ms=150&done=${ids.gone}`)], { wait: 20 });
+      await new Promise((r) => setTimeout(r, 400));
+      const { completed } = await stats(server.url);
+      expect([completed[ids.hello], completed[ids.thrown], completed[ids.stream]]).toEqual(['resolved', 'resolved', 'resolved']);
+      expect(completed[ids.feed]).toMatch(new RegExp(`^${interrupted}: the c`));
+      expect(completed[ids.gone]).toMatch(new RegExp(`^${interrupted}: the c`));
+    });
+
     it('shows a signal first read after the client left as aborted', async () => {
       const before = (await stats(server.url)).lateAborted.length;
       // The client sends its request and leaves at once; the handler reads its signal later.
@@ -858,10 +884,14 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       expect(elapsed).toBeLessThan(2000);
     });
 
-    it('cuts a request whose body stalls with 408', async () => {
-      const { text, closed } = await raw(server.port, ['POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc'], { wait: 3000 });
+    it('cuts a request whose body stalls with 408 (its handler’s info.completed rejects)', async () => {
+      const id = `stalled-${Math.random()}`;
+      const { text, closed } = await raw(server.port, [`POST /echo?done=${id} HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc`], {
+        wait: 3000,
+      });
       expect(statuses(text)).toEqual([408]);
       expect(closed).toBe(true);
+      expect((await stats(server.url)).completed[id]).toBe(`${interrupted}: the request timed out`);
     });
 
     it('closes an idle keep-alive connection quietly, and a silent new one', async () => {

@@ -8,7 +8,7 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { WebSocket as UndiciWebSocket } from 'undici';
 import WebSocket from 'ws';
-import { TEXT_LENGTHS, TEXT_UNITS, useServer, type Launcher } from '../server/suite.js';
+import { stats as serverStats, TEXT_LENGTHS, TEXT_UNITS, useServer, type Launcher } from '../server/suite.js';
 import { clientFrame, closeFrame, extendedConnect, RawWebSocket } from './raw-client.js';
 
 const TEXT = 0x81;
@@ -63,7 +63,7 @@ export function webSocketSuite(name: string, launch: Launcher) {
 
     it('answers the handshake with 101, the accept value and the handler’s own fields, and echoes text and binary', async () => {
       const id = nextId();
-      const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws/echo?id=${id}`);
+      const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws/echo?id=${id}&done=${id}`);
       // ws emits 'open' in the same tick as 'upgrade': listen for both first.
       const upgraded = once(ws, 'upgrade') as Promise<[import('node:http').IncomingMessage]>;
       const opened = once(ws, 'open');
@@ -76,7 +76,9 @@ export function webSocketSuite(name: string, launch: Launcher) {
       ws.send(Buffer.from([0, 1, 2, 255]));
       expect(await nextMessage(ws)).toEqual({ data: Buffer.from([0, 1, 2, 255]), isBinary: true });
       ws.send('url');
-      expect((await nextMessage(ws)).data.toString()).toBe(`ws://127.0.0.1:${server.port}/ws/echo?id=${id}`);
+      expect((await nextMessage(ws)).data.toString()).toBe(`ws://127.0.0.1:${server.port}/ws/echo?id=${id}&done=${id}`);
+      // The handshake's answer was the response: its handler's info.completed resolved with it.
+      expect((await serverStats(server.url)).completed[id]).toBe('resolved');
       ws.close(1000, 'done');
       expect(await closeOf(ws)).toEqual({ code: 1000, reason: 'done' });
       expect(await events(server.url, id, 2)).toEqual(['open ', 'close 1000 true done']);
@@ -498,8 +500,11 @@ export function webSocketSuite(name: string, launch: Launcher) {
 
     it('opens a WebSocket on an extended CONNECT: 200, echo, and the closing handshake ending the stream', async () => {
       const id = nextId();
-      const { session, stream, headers } = await connect(`/ws/echo?id=${id}&protocol=chat`, { 'sec-websocket-protocol': 'chat' });
+      const { session, stream, headers } = await connect(`/ws/echo?id=${id}&protocol=chat&done=${id}`, {
+        'sec-websocket-protocol': 'chat',
+      });
       expect(headers[':status']).toBe(200);
+      expect((await serverStats(server.url)).completed[id]).toBe('resolved');
       expect(headers['sec-websocket-protocol']).toBe('chat');
       expect(headers['sec-websocket-accept']).toBeUndefined();
       expect(headers['set-cookie']).toEqual(['ws=1']);

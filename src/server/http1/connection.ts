@@ -26,6 +26,7 @@ import {
   type SocketTransport,
 } from '../connection.js';
 import { WebSocketConnection } from '../websocket/connection.js';
+import { ExchangeInfo } from '../request-info.js';
 import { abandonUpgrade, acceptsUpgrade, upgradeFields, type PendingUpgrade } from '../websocket/upgrade.js';
 
 /**
@@ -249,7 +250,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
       exchange,
     });
     exchange.request = asRequest(request);
-    const response = this.host.respond(exchange.request, this.info);
+    const response = this.host.respond(exchange.request, new ExchangeInfo(this.info, exchange, this.host.responseInterrupted));
     if (!(response instanceof Promise)) return this.sendResponse(exchange, response);
     response.then(
       (value) => this.sendResponse(exchange, value),
@@ -378,11 +379,11 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
   /** Answers with a plain-text error and closes: used when the request cannot be trusted. */
   private closeWith(status: number, code: string): void {
     if (this.closed) return;
-    if (this.exchange) {
-      this.exchange.responseStarted = this.exchange.responseDone = true;
-    }
+    const exchange = this.exchange;
+    if (exchange) exchange.responseStarted = exchange.responseDone = true;
     const text = plainText(status, code);
     this.transport.write(writeResponseHead({ status, headers: PLAIN_FIELDS, body: text.length, keepAlive: false }) + text);
+    exchange?.responseSent();
     this.end();
   }
 
@@ -442,6 +443,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
 
   private responseDone(exchange: Http1Exchange): void {
     exchange.responseDone = true;
+    exchange.responseSent();
     if (this.closed) return;
     // Answered before the body ended: a body the handler is reading whole goes on to it (its end,
     // in onComplete, then closes or goes on); any other is dropped as it comes.
@@ -462,6 +464,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     discardResponse(response);
     exchange.responseStarted = exchange.responseDone = true;
     this.transport.write(head);
+    exchange.responseSent();
     this.deadlineKind = DEADLINE_NONE;
     this.exchange = null;
     // Bytes after the head wait in the paused parser; they are the WebSocket's now.

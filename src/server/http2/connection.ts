@@ -17,6 +17,7 @@ import { RateLimit } from '../../http2/rate-limit.js';
 import { DEFAULT_HEADER_TABLE_SIZE } from '../../http2/settings.js';
 import { connectionInfo, type ConnectionHost, type ConnectionInfo, type ServerConnection, type Transport } from '../connection.js';
 import { plainResponse } from '../plain-response.js';
+import { ExchangeInfo } from '../request-info.js';
 import { Deadlines } from './deadlines.js';
 import { FrameWriter } from './frame-writer.js';
 import { Recv, type RecvHost } from './recv.js';
@@ -213,7 +214,7 @@ export class Http2Connection implements ServerConnection, RecvHost {
   }
 
   handle(stream: Http2Stream, request: Request): void {
-    const response = this.host.respond(request, this.info);
+    const response = this.host.respond(request, new ExchangeInfo(this.info, stream, this.host.responseInterrupted));
     if (!(response instanceof Promise)) return this.responder.respond(stream, response);
     response.then(
       (value) => this.responder.respond(stream, value),
@@ -336,8 +337,9 @@ export class Http2Connection implements ServerConnection, RecvHost {
     const error = new Error('the request timed out');
     stream.body?.fail(error);
     if (stream.responseStarted) return this.streams.reset(stream.id, 'CANCEL');
-    this.responder.respond(stream, plainResponse(408, 'ERR_REQUEST_TIMEOUT'));
+    // Cancelled first: the handler's response will not go out (its `completed` rejects), the 408 will.
     stream.cancel(error);
+    this.responder.respond(stream, plainResponse(408, 'ERR_REQUEST_TIMEOUT'));
   }
 
   // ---- the connection ending ----

@@ -117,6 +117,7 @@ export class Responder {
     discardResponse(response);
     stream.responseStarted = true;
     this.send.headers(stream, fields, false);
+    stream.responseSent();
     const transport = new StreamTransport(stream, this.send, this.streams, this.host.transport);
     const host = { reportError: (error: unknown, request: Request | null) => this.host.reportError(error, request), connectionClosed() {} };
     const deflate = upgrade.deflate && codec ? { codec, params: upgrade.deflate } : null;

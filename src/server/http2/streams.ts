@@ -58,6 +58,7 @@ export class StreamTable {
   /** The response is complete (END_STREAM went out). */
   endSent(stream: Http2Stream): void {
     stream.state.sendEnd();
+    stream.responseSent();
     stream.wakeWriters();
     if (stream.state.state === 'closed') return this.close(stream);
     // §8.1: a body refused for its size: with the response complete, ask the client to stop sending it.
