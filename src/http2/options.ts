@@ -32,6 +32,13 @@ export interface Http2Options {
    * within this many ms closes it. Default 10 s.
    */
   pingTimeout?: number;
+  /**
+   * Response bytes a connection may hold queued for the client (DATA its windows hold back, and
+   * the socket's queue) before new streams are refused with REFUSED_STREAM, so a client that
+   * takes nothing cannot make the server hold a large response per stream (CVE-2019-9517).
+   * Default 10 MiB (Node's maxSessionMemory).
+   */
+  maxQueuedBytes?: number;
 }
 
 /** Http2Options with every default filled in. */
@@ -59,6 +66,7 @@ const HTTP2_OPTIONS: readonly string[] = [
   'maxControlFramesPerSecond',
   'settingsTimeout',
   'pingTimeout',
+  'maxQueuedBytes',
 ];
 
 /** Checks `options` (names and ranges) and fills in the defaults. */
@@ -76,5 +84,6 @@ export function resolveHttp2Options(options: Http2Options = {}): ResolvedHttp2Op
     maxControlFramesPerSecond: integer('maxControlFramesPerSecond', options.maxControlFramesPerSecond, 100, 1, 1e9),
     settingsTimeout: integer('settingsTimeout', options.settingsTimeout, 10_000, 1, 2 ** 31 - 1),
     pingTimeout: integer('pingTimeout', options.pingTimeout, 10_000, 1, 2 ** 31 - 1),
+    maxQueuedBytes: integer('maxQueuedBytes', options.maxQueuedBytes, 10 * 1024 * 1024, 65_536, Number.MAX_SAFE_INTEGER),
   };
 }

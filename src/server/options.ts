@@ -35,6 +35,13 @@ export interface Timeouts {
   keepAliveTimeout?: number;
   /** How long `close()` lets in-flight requests finish before cutting them. Default 10 s. */
   gracefulTimeout?: number;
+  /**
+   * A response that waits this many ms on its client to take bytes, with none going out, is cut
+   * (a slow read): the connection is closed when its socket's queue is full, an HTTP/2 stream is
+   * reset (CANCEL) when the client's windows hold its DATA back. Each byte taken restarts the
+   * clock. Default 60 s (nginx's `send_timeout`).
+   */
+  sendTimeout?: number;
 }
 
 /** What serve() takes on every adapter. */
@@ -108,6 +115,7 @@ export interface ResolvedServeOptions {
   requestTimeout: number;
   keepAliveTimeout: number;
   gracefulTimeout: number;
+  sendTimeout: number;
   logError: (error: unknown) => void;
 }
 
@@ -159,6 +167,7 @@ const SERVE_OPTIONS = new Set<string>([
   'requestTimeout',
   'keepAliveTimeout',
   'gracefulTimeout',
+  'sendTimeout',
 ]);
 
 /** Options of the servers people switch from (@hono/node-server, Deno.serve), and what to pass here instead. */
@@ -292,6 +301,7 @@ export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions
     requestTimeout: duration('requestTimeout', options.requestTimeout, 300_000),
     keepAliveTimeout: duration('keepAliveTimeout', options.keepAliveTimeout, 5_000),
     gracefulTimeout: duration('gracefulTimeout', options.gracefulTimeout, 10_000),
+    sendTimeout: duration('sendTimeout', options.sendTimeout, 60_000),
     logError: options.logError ?? consoleError,
   };
 }

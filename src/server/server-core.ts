@@ -67,7 +67,7 @@ export class ServerCore implements ConnectionHost {
     this.router = router;
     const o = this.options;
     // Deadlines are checked a few times per shortest timeout, and at least once a second.
-    this.sweepInterval = Math.max(10, Math.min(1000, Math.min(o.headersTimeout, o.requestTimeout, o.keepAliveTimeout) / 4));
+    this.sweepInterval = Math.max(10, Math.min(1000, Math.min(o.headersTimeout, o.requestTimeout, o.keepAliveTimeout, o.sendTimeout) / 4));
   }
 
   /** A new socket: its connection, which the core makes its `events`. Over the connection limit it is answered 503 and closed. */

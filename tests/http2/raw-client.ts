@@ -12,6 +12,7 @@ import {
   FrameType,
   SETTINGS_ACK,
   type RawFrame,
+  type Setting,
 } from '../../src/http2/frame/index.js';
 import { HpackEncoder } from '../../src/hpack/index.js';
 
@@ -31,9 +32,12 @@ export class RawHttp2Client {
   private waiters: (() => void)[] = [];
   readonly ready: Promise<void>;
 
-  /** `ackSettings`: acknowledge the server's SETTINGS (a client that does not is a test case). */
-  constructor(port: number, options: { ackSettings?: boolean; ackPings?: boolean } = {}) {
-    const { ackSettings = true, ackPings = true } = options;
+  /**
+   * `ackSettings`: acknowledge the server's SETTINGS (a client that does not is a test case);
+   * `settings`: the client's own (`[SettingId.INITIAL_WINDOW_SIZE, 0]`: a client that takes no DATA).
+   */
+  constructor(port: number, options: { ackSettings?: boolean; ackPings?: boolean; settings?: Setting[] } = {}) {
+    const { ackSettings = true, ackPings = true, settings = [] } = options;
     this.socket = net.connect(port, '127.0.0.1');
     this.ready = new Promise((resolve) => this.socket.once('connect', () => resolve()));
     this.socket.on('data', (chunk: Buffer) => {
@@ -52,7 +56,16 @@ export class RawHttp2Client {
       this.wake();
     });
     this.write(CLIENT_PREFACE);
-    this.write(encodeSettings([]));
+    this.write(encodeSettings(settings));
+  }
+
+  /** Stops reading the socket (a client that takes nothing: the server's socket queue fills). */
+  pause(): void {
+    this.socket.pause();
+  }
+
+  resume(): void {
+    this.socket.resume();
   }
 
   write(bytes: Uint8Array): boolean {

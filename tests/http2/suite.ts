@@ -8,6 +8,7 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { h2specBin } from '../../scripts/tools.mjs';
 import { Flag, FrameType, uint32Bytes } from '../../src/http2/frame/header.js';
+import { SettingId, settingsPayload } from '../../src/http2/frame/settings.js';
 import { curl, fixture } from '../server/clients.js';
 import { stats, TEXT_LENGTHS, TEXT_UNITS, useServer, type Launcher } from '../server/suite.js';
 import { RawHttp2Client } from './raw-client.js';
@@ -579,6 +580,66 @@ export function http2Suite(name: string, launch: Launcher): void {
       expect(res).toBe(408);
       await new Promise((r) => setTimeout(r, 50));
       expect((await stats(server.url)).completed[id]).toBe(`${interrupted}: the request timed out`);
+    });
+  });
+
+  // Slow reads (CVE-2019-9517): a client whose windows take no DATA would have the server hold a
+  // response per stream for ever.
+  describe(`${name}: HTTP/2 slow reads`, () => {
+    const server = useServer(launch, { http2: { maxQueuedBytes: 600 * 1024 }, sendTimeout: 400 });
+    const takesNoData = () => new RawHttp2Client(server.port, { settings: [[SettingId.INITIAL_WINDOW_SIZE, 0]] });
+    const headersOn = (client: RawHttp2Client, id: number) => client.frames.some((f) => f.type === FrameType.HEADERS && f.streamId === id);
+
+    it('resets a stream whose response the client’s windows hold back for sendTimeout (CANCEL); the connection goes on', async () => {
+      const id = `h2-never-${Math.random()}`;
+      const client = takesNoData();
+      client.request(1, 'GET', `/big?kb=64&done=${id}`);
+      expect(await client.until(() => client.resets().has(1), 3000)).toBe(true);
+      expect(client.resets().get(1)).toBe('CANCEL');
+      expect(client.frames.some((f) => f.type === FrameType.DATA && f.streamId === 1)).toBe(false);
+      // A response with no DATA still goes out on the same connection.
+      client.request(3, 'GET', '/null?status=204');
+      expect(await client.until(() => headersOn(client, 3), 3000)).toBe(true);
+      client.close();
+      expect((await stats(server.url)).completed[id]).toBe(
+        `${interrupted}: the client's windows took none of the response for 400 ms (sendTimeout)`,
+      );
+    });
+
+    it('closes a connection whose socket takes none of its responses for sendTimeout', async () => {
+      const id = `h2-unread-${Math.random()}`;
+      const client = new RawHttp2Client(server.port, { settings: [[SettingId.INITIAL_WINDOW_SIZE, 0x7fff_ffff]] });
+      client.send(FrameType.WINDOW_UPDATE, 0, 0, uint32Bytes(0x7fff_ffff - 65_535));
+      client.request(1, 'GET', `/endless?done=${id}`);
+      await client.until(() => client.count(FrameType.DATA) > 0, 3000);
+      client.pause();
+      await new Promise((r) => setTimeout(r, 1200));
+      client.resume();
+      expect(await client.waitClosed(3000)).toBe(true);
+      expect((await stats(server.url)).completed[id]).toBe(
+        `${interrupted}: the client took none of the responses for 400 ms (sendTimeout)`,
+      );
+    });
+
+    it('refuses new streams (REFUSED_STREAM) while maxQueuedBytes of responses wait for the client', async () => {
+      const client = takesNoData();
+      client.request(1, 'GET', '/big?kb=512');
+      client.request(3, 'GET', '/big?kb=512');
+      expect(await client.until(() => headersOn(client, 1) && headersOn(client, 3), 3000)).toBe(true);
+      // 1 MiB waits for the client's windows now: over the 600 KiB allowed.
+      client.request(5, 'GET', '/hello');
+      expect(await client.until(() => client.resets().has(5), 3000)).toBe(true);
+      expect(client.resets().get(5)).toBe('REFUSED_STREAM');
+      // Once what waited is gone (the windows took it, or sendTimeout reset it), streams are taken again.
+      client.send(FrameType.SETTINGS, 0, 0, settingsPayload([[SettingId.INITIAL_WINDOW_SIZE, 1 << 20]]));
+      client.send(FrameType.WINDOW_UPDATE, 0, 0, uint32Bytes(4 << 20));
+      const ended = (id: number) =>
+        client.resets().has(id) || client.frames.some((f) => f.type === FrameType.DATA && f.streamId === id && f.flags & Flag.END_STREAM);
+      expect(await client.until(() => ended(1) && ended(3), 3000)).toBe(true);
+      client.request(7, 'GET', '/hello');
+      expect(await client.until(() => headersOn(client, 7), 3000)).toBe(true);
+      expect(client.resets().has(7)).toBe(false);
+      client.close();
     });
   });
 

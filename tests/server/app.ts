@@ -210,6 +210,11 @@ async function handle(request: Request, info: RequestInfo): Promise<Response> {
       });
       return new Response(feed, { headers: { 'content-type': 'text/event-stream' } });
     }
+    case '/endless': {
+      // 64 KiB chunks for as long as the client takes them (made only when asked for).
+      const chunk = new Uint8Array(64 * 1024).fill(120);
+      return new Response(new ReadableStream<Uint8Array>({ pull: (controller) => controller.enqueue(chunk) }));
+    }
     case '/wait-abort':
       return new Promise((resolve) => {
         request.signal.addEventListener('abort', () => {

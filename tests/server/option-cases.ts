@@ -116,6 +116,20 @@ export const optionCases: OptionCase[] = [
     option: 'keepAliveTimeout',
   },
   {
+    what: 'a sendTimeout of zero (a response could never wait)',
+    options: () => ({ fetch: ok, sendTimeout: 0 }),
+    error: 'RangeError',
+    code: 'ERR_OPTION_OUT_OF_RANGE',
+    option: 'sendTimeout',
+  },
+  {
+    what: 'an HTTP/2 response queue smaller than a window',
+    options: () => ({ fetch: ok, http2: { maxQueuedBytes: 1024 } }),
+    error: 'RangeError',
+    code: 'ERR_OPTION_OUT_OF_RANGE',
+    option: 'http2.maxQueuedBytes',
+  },
+  {
     what: 'too many headers allowed',
     options: () => ({ fetch: ok, maxHeaders: 5000 }),
     error: 'RangeError',

@@ -28,6 +28,7 @@ export interface TestServerOptions {
   requestTimeout?: number;
   keepAliveTimeout?: number;
   gracefulTimeout?: number;
+  sendTimeout?: number;
   http2?: boolean | Http2Options;
   /** Listen on this Unix socket instead of a port. */
   path?: string;
@@ -872,6 +873,7 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       keepAliveTimeout: 300,
       maxRequestsPerConnection: 3,
       maxConnections: 4,
+      sendTimeout: 400,
     });
 
     it('cuts a client that sends its head too slowly (slowloris) with 408', async () => {
@@ -892,6 +894,45 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       expect(statuses(text)).toEqual([408]);
       expect(closed).toBe(true);
       expect((await stats(server.url)).completed[id]).toBe(`${interrupted}: the request timed out`);
+    });
+
+    // A slow read: a client that takes nothing would hold its connection and the response's
+    // queued bytes for ever. A slow client that takes some now and then is not one.
+    it('cuts a response its client takes nothing of for sendTimeout, and keeps one read in bursts', async () => {
+      const read = (id: string, pattern: 'never' | 'bursts') =>
+        new Promise<{ bytes: number; cut: boolean }>((resolve) => {
+          const socket = net.connect(server.port, '127.0.0.1', () => socket.write(get(server.port, `/endless?done=${id}`)));
+          let bytes = 0;
+          let cut = true;
+          const leave = (after: number) =>
+            setTimeout(() => {
+              cut = false;
+              socket.destroy();
+            }, after);
+          socket.on('data', (data: Buffer) => (bytes += data.length));
+          socket.on('error', () => undefined);
+          socket.on('close', () => resolve({ bytes, cut }));
+          if (pattern === 'never') {
+            socket.pause();
+            // Long past sendTimeout, read what the server left, up to its close (if it closed).
+            setTimeout(() => socket.resume(), 1200);
+            leave(2500);
+            return;
+          }
+          // Pauses shorter than sendTimeout, for three times as long in all: kept, then left.
+          const timer = setInterval(() => (socket.isPaused() ? socket.resume() : socket.pause()), 150);
+          socket.on('close', () => clearInterval(timer));
+          leave(1200);
+        });
+      const ids = { never: `never-${Math.random()}`, bursts: `bursts-${Math.random()}` };
+      const [never, bursts] = await Promise.all([read(ids.never, 'never'), read(ids.bursts, 'bursts')]);
+      expect(never.cut).toBe(true);
+      expect(bursts.cut).toBe(false);
+      expect(bursts.bytes).toBeGreaterThan(never.bytes);
+      await new Promise((r) => setTimeout(r, 100));
+      const { completed } = await stats(server.url);
+      expect(completed[ids.never]).toBe(`${interrupted}: the client took none of the response for 400 ms (sendTimeout)`);
+      expect(completed[ids.bursts]).toMatch(new RegExp(`^${interrupted}: the c`));
     });
 
     it('closes an idle keep-alive connection quietly, and a silent new one', async () => {

@@ -27,6 +27,7 @@ import {
 } from '../connection.js';
 import { WebSocketConnection } from '../websocket/connection.js';
 import { ExchangeInfo } from '../request-info.js';
+import { StallClock } from '../stall-clock.js';
 import { abandonUpgrade, acceptsUpgrade, upgradeFields, type PendingUpgrade } from '../websocket/upgrade.js';
 
 /**
@@ -131,6 +132,8 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
   /** Inside the parser's execute (bytes after an upgrade are handed over once it returns). */
   private parsing = false;
   private handedOver = false;
+  /** How long the socket's queue has stayed full (sendTimeout). */
+  private readonly sendStall = new StallClock();
 
   constructor(
     readonly transport: SocketTransport,
@@ -196,6 +199,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
 
   onDrain(): void {
     if (this.upgraded) return this.upgraded.onDrain();
+    this.sendStall.progressed();
     const waiters = this.drainWaiters;
     this.drainWaiters = null;
     if (waiters) for (const wake of waiters) wake();
@@ -287,6 +291,10 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
   /** Called by the server's sweep: enforces the deadline that runs. */
   checkDeadline(now: number): void {
     if (this.upgraded) return this.upgraded.checkDeadline(now);
+    // A slow read: the client leaves the response in the socket's full queue.
+    if (this.sendStall.expired(this.transport.needsDrain, now, this.host.options.sendTimeout)) {
+      return this.destroy(new Error(`the client took none of the response for ${this.host.options.sendTimeout} ms (sendTimeout)`));
+    }
     if (this.deadlineKind === DEADLINE_NONE || now < this.deadline) return;
     const kind = this.deadlineKind;
     this.deadlineKind = DEADLINE_NONE;

@@ -107,6 +107,7 @@ export class Http2Connection implements ServerConnection, RecvHost {
         shutdown: () => this.shutdown(),
         ping: () => this.writer.frame(FrameType.PING, 0, 0, PING_PAYLOAD),
         timeOut: (stream) => this.timeOut(stream),
+        sendTimedOut: (stream) => this.sendTimedOut(stream),
       },
       this,
       host.options,
@@ -171,6 +172,7 @@ export class Http2Connection implements ServerConnection, RecvHost {
 
   onDrain(): void {
     if (this.closed) return;
+    this.deadlines.drained();
     this.transport.resume();
     for (const stream of this.streams.values()) {
       if (stream.outbound.bytes < STREAM_HIGH_WATER_MARK) stream.wakeWriters();
@@ -220,6 +222,10 @@ export class Http2Connection implements ServerConnection, RecvHost {
       (value) => this.responder.respond(stream, value),
       (error: unknown) => this.responder.abort(stream, error),
     );
+  }
+
+  get queuedBytes(): number {
+    return this.send.queued + this.transport.bufferedAmount;
   }
 
   /** CVE-2019-9512/9515/9518: frames that cost work but carry no request are rate-limited. */
@@ -340,6 +346,12 @@ export class Http2Connection implements ServerConnection, RecvHost {
     // Cancelled first: the handler's response will not go out (its `completed` rejects), the 408 will.
     stream.cancel(error);
     this.responder.respond(stream, plainResponse(408, 'ERR_REQUEST_TIMEOUT'));
+  }
+
+  /** The client's windows held the stream's response back for sendTimeout (a slow read): it is reset. */
+  private sendTimedOut(stream: Http2Stream): void {
+    stream.cancel(new Error(`the client's windows took none of the response for ${this.host.options.sendTimeout} ms (sendTimeout)`));
+    this.streams.resetOutsideFrames(stream.id, 'CANCEL');
   }
 
   // ---- the connection ending ----

@@ -1,5 +1,6 @@
 // The clocks of an HTTP/2 server connection, checked on the server's sweep: the preface and our
-// SETTINGS' acknowledgement (§6.5.3), a header block cut short, each stream's request, an idle
+// SETTINGS' acknowledgement (§6.5.3), a header block cut short, each stream's request, a
+// response the client does not take (sendTimeout: its windows or its socket), an idle
 // connection, and the PING (§6.7) that asks a silent client with open streams whether it is
 // still there. It decides; the connection acts (DeadlineHost).
 import { ConnectionError } from '../../http2/errors.js';
@@ -7,6 +8,8 @@ import type { HeaderBlockAssembler } from '../../http2/frame/header-block.js';
 import type { ResolvedHttp2Options } from '../../http2/options.js';
 import { headTimeout } from '../connection.js';
 import type { ResolvedServeOptions } from '../options.js';
+import { StallClock } from '../stall-clock.js';
+import type { Transport } from '../connection.js';
 import type { SettingsSync } from './settings-sync.js';
 import type { Http2Stream } from './stream.js';
 import type { StreamTable } from './streams.js';
@@ -21,6 +24,8 @@ export interface DeadlineHost {
   ping(): void;
   /** A stream's request did not arrive within requestTimeout. */
   timeOut(stream: Http2Stream): void;
+  /** The client's windows held a stream's response back for sendTimeout. */
+  sendTimedOut(stream: Http2Stream): void;
 }
 
 /** The pieces of the connection whose time runs. */
@@ -28,6 +33,7 @@ export interface Clocked {
   readonly settings: SettingsSync;
   readonly blocks: HeaderBlockAssembler;
   readonly streams: StreamTable;
+  readonly transport: Transport;
 }
 
 /** When the connection was last heard from, and what each clock says now. */
@@ -36,6 +42,8 @@ export class Deadlines {
   private lastReceived = this.createdAt;
   private idleSince = this.createdAt;
   private pingSentAt = 0;
+  /** How long the socket's queue has stayed full. */
+  private readonly sendStall = new StallClock();
 
   constructor(
     private readonly host: DeadlineHost,
@@ -54,14 +62,22 @@ export class Deadlines {
     this.idleSince = now;
   }
 
+  /** The socket's queue drained: the client takes bytes. */
+  drained(): void {
+    this.sendStall.progressed();
+  }
+
   /** Our PING was answered. */
   pong(): void {
     this.pingSentAt = 0;
   }
 
   check(now: number): void {
-    const { settings, blocks, streams } = this.clocked;
+    const { settings, blocks, streams, transport } = this.clocked;
     const o = this.serve;
+    if (this.sendStall.expired(transport.needsDrain, now, o.sendTimeout)) {
+      return this.host.destroy(new Error(`the client took none of the responses for ${o.sendTimeout} ms (sendTimeout)`));
+    }
     // The preface and SETTINGS must come as fast as an HTTP/1.1 head would (slowloris).
     if (!settings.received) {
       if (now > this.createdAt + headTimeout(o)) this.host.destroy();
@@ -80,6 +96,7 @@ export class Deadlines {
     for (const stream of streams.values()) {
       if (stream.tunnel) stream.tunnel.checkDeadline(now);
       else if (stream.body && !stream.body.complete && now > stream.startedAt + o.requestTimeout) this.host.timeOut(stream);
+      else if (stream.sendStall.expired(stream.outbound.bytes > 0, now, o.sendTimeout)) this.host.sendTimedOut(stream);
     }
     if (this.pingSentAt) {
       if (now > this.pingSentAt + this.options.pingTimeout) this.host.destroy(new Error('the client did not answer a PING in time'));

@@ -31,6 +31,8 @@ export class Send {
   readonly window = new SendWindow(0, INITIAL_CONNECTION_WINDOW);
   /** Streams with DATA waiting for the connection window, oldest first. */
   private readonly blocked = new Set<Http2Stream>();
+  /** The DATA bytes of every stream waiting for window. */
+  private queuedBytes = 0;
 
   constructor(
     private readonly writer: FrameWriter,
@@ -55,6 +57,7 @@ export class Send {
     const out = stream.outbound;
     out.chunks.push(bytes);
     out.bytes += bytes.length;
+    this.queuedBytes += bytes.length;
     if (last) out.endQueued = true;
     this.flush(stream);
   }
@@ -82,6 +85,8 @@ export class Send {
       if (n === chunk.length) chunks.shift();
       else chunks[0] = chunk.subarray(n);
       out.bytes -= n;
+      this.queuedBytes -= n;
+      stream.sendStall.progressed();
       this.window.consume(n);
       stream.sendWindow.consume(n);
       const last = chunks.length === 0 && out.endQueued && !out.trailers;
@@ -106,8 +111,19 @@ export class Send {
     }
   }
 
-  /** The stream closed: nothing of it waits any more. */
+  /** The DATA bytes of every stream waiting for window. */
+  get queued(): number {
+    return this.queuedBytes;
+  }
+
+  /** The stream closed: nothing of it waits any more (a reset stream's DATA is dropped). */
   forget(stream: Http2Stream): void {
     this.blocked.delete(stream);
+    const out = stream.outbound;
+    // Most streams close with nothing left (an array's length set costs ~25 ns).
+    if (out.bytes === 0) return;
+    this.queuedBytes -= out.bytes;
+    out.chunks.length = 0;
+    out.bytes = 0;
   }
 }

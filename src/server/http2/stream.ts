@@ -8,6 +8,7 @@ import { RequestBody } from '../request-body.js';
 import { ReceiveWindow, SendWindow } from '../../http2/flow-control.js';
 import { StreamStateMachine } from '../../http2/stream-state.js';
 import { Outbound } from './send.js';
+import { StallClock } from '../stall-clock.js';
 
 /** What a stream asks of its connection. */
 export interface StreamHost {
@@ -32,6 +33,8 @@ export class Http2Stream extends Exchange {
   readonly startedAt = now();
   /** The response DATA waiting for window (see send.ts). */
   readonly outbound = new Outbound();
+  /** How long that DATA has waited with none of it sent (sendTimeout). */
+  readonly sendStall = new StallClock();
   /** An extended CONNECT (`extendedConnect`) the handler upgraded: the WebSocket that reads and writes this stream. */
   tunnel: ServerConnection | null = null;
   /** Tunnel bytes that came before the handler answered (bounded by the stream window). */
