@@ -641,6 +641,24 @@ export function http2Suite(name: string, launch: Launcher): void {
       expect(client.resets().has(7)).toBe(false);
       client.close();
     });
+
+    it('keeps taking streams from a client that takes its responses, however much of them waits', async () => {
+      const session = connect(server.url);
+      // Two 512 KiB bodies: past the 600 KiB budget while the client reads them, slowly.
+      const downloads = ['/big?kb=512', '/big?kb=512'].map((path) => {
+        const stream = session.request(get(path));
+        stream.on('error', () => undefined);
+        return stream;
+      });
+      // Each takes a first window's worth (the client opens its windows again), then stops.
+      await Promise.all(downloads.map((stream) => once(stream, 'data')));
+      for (const stream of downloads) stream.pause();
+      await new Promise((r) => setTimeout(r, 100));
+      const res = await request(session, get('/hello'));
+      expect(res.status).toBe(200);
+      for (const stream of downloads) stream.close(http2.constants.NGHTTP2_CANCEL);
+      session.close();
+    });
   });
 
   describe(`${name}: HTTP/2 graceful close`, () => {

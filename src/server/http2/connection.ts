@@ -41,6 +41,13 @@ const CONTROL_BURST = 1000;
 const MAX_FIELDS = 0xffff;
 /** A PING's opaque data (§6.7): 8 bytes, ours all zero. */
 const PING_PAYLOAD = new Uint8Array(8);
+/**
+ * How recently a client must have taken response bytes to open streams past maxQueuedBytes.
+ * Clients send WINDOW_UPDATE as they consume their windows, so a download on a slow link still
+ * shows progress within this; a client that stops for longer is held to the budget (and its
+ * streams are cut at sendTimeout).
+ */
+const TAKEN_GRACE_MS = 10_000;
 
 /** One HTTP/2 server connection. */
 export class Http2Connection implements ServerConnection, RecvHost {
@@ -64,6 +71,12 @@ export class Http2Connection implements ServerConnection, RecvHost {
   private readonly controlFrames: RateLimit;
   private readonly deadlines: Deadlines;
   private readonly info: ConnectionInfo;
+  /**
+   * When the client last said it took response bytes (a WINDOW_UPDATE: every client that reads
+   * more than the first 64 KiB of a connection sends them); 0: never. A socket drain does not
+   * count: on Deno it follows every write, whatever the client reads.
+   */
+  private lastTakenAt = 0;
 
   constructor(
     readonly transport: Transport,
@@ -224,8 +237,16 @@ export class Http2Connection implements ServerConnection, RecvHost {
     );
   }
 
-  get queuedBytes(): number {
-    return this.send.queued + this.transport.bufferedAmount;
+  /**
+   * Over maxQueuedBytes of responses wait for the client (DATA its windows hold back, and the
+   * socket's queue), and it has opened no window for TAKEN_GRACE_MS, or never: new streams are refused.
+   * A client that takes its responses, however large they are and however slowly, is not held
+   * to the budget (a big download went on while a page's other requests were refused, as on
+   * Node's http2); one whose windows or socket take nothing is, from its first streams on.
+   */
+  get backlogged(): boolean {
+    if (this.send.queued + this.transport.bufferedAmount <= this.options.maxQueuedBytes) return false;
+    return this.lastTakenAt === 0 || now() - this.lastTakenAt > TAKEN_GRACE_MS;
   }
 
   /** CVE-2019-9512/9515/9518: frames that cost work but carry no request are rate-limited. */
@@ -320,6 +341,7 @@ export class Http2Connection implements ServerConnection, RecvHost {
   }
 
   private receiveWindowUpdate(streamId: number, increment: number): void {
+    this.lastTakenAt = now();
     if (streamId === 0) return this.send.windowOpened(increment);
     this.streams.stateOf(streamId).receiveWindowUpdate();
     const stream = this.streams.get(streamId);

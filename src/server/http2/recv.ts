@@ -32,8 +32,8 @@ export interface RecvHost {
   controlFrame(): void;
   /** Runs the handler for the stream's request and sends its response. */
   handle(stream: Http2Stream, request: Request): void;
-  /** Response bytes held for the client: DATA waiting for its windows, and the socket's queue. */
-  readonly queuedBytes: number;
+  /** More than maxQueuedBytes of responses wait for a client that takes none of them (see connection.ts). */
+  readonly backlogged: boolean;
 }
 
 /** What a connection's requests are held to. */
@@ -89,7 +89,7 @@ export class Recv implements StreamHost {
     }
     // A client that takes nothing would have a response held for each new stream (CVE-2019-9517):
     // none is made while the ones before wait (§8.7: refused, so the client may retry it later).
-    if (this.host.queuedBytes > this.options.maxQueuedBytes) {
+    if (this.host.backlogged) {
       this.streams.remember(stream.state);
       throw new StreamError(streamId, 'REFUSED_STREAM', `over ${this.options.maxQueuedBytes} response bytes queued for the client`);
     }
