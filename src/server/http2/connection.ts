@@ -48,6 +48,12 @@ const PING_PAYLOAD = new Uint8Array(8);
  * streams are cut at sendTimeout).
  */
 const TAKEN_GRACE_MS = 10_000;
+/**
+ * A window opened by less than a frame's worth (the default SETTINGS_MAX_FRAME_SIZE) is not
+ * taken as reading: a client that opens its windows a few bytes at a time (CVE-2019-9511, data
+ * dribble) stays held to maxQueuedBytes.
+ */
+const TAKEN_INCREMENT = 16_384;
 
 /** One HTTP/2 server connection. */
 export class Http2Connection implements ServerConnection, RecvHost {
@@ -341,7 +347,7 @@ export class Http2Connection implements ServerConnection, RecvHost {
   }
 
   private receiveWindowUpdate(streamId: number, increment: number): void {
-    this.lastTakenAt = now();
+    if (increment >= TAKEN_INCREMENT) this.lastTakenAt = now();
     if (streamId === 0) return this.send.windowOpened(increment);
     this.streams.stateOf(streamId).receiveWindowUpdate();
     const stream = this.streams.get(streamId);
