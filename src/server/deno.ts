@@ -85,6 +85,8 @@ const SMALL_READ = 2 * 1024;
 /** A read that filled its buffer means more is waiting (a body, a pipelined burst): read bigger. */
 const LARGE_READ = 64 * 1024;
 const LINGER_MS = 2_000;
+/** The longest an ended connection is kept while it still writes what was queued. */
+const FLUSH_LIMIT_MS = 60_000;
 
 /*
  * Deno allocates every new ArrayBuffer outside V8's heap, small ones too: ~400 ns each here
@@ -186,8 +188,16 @@ class ConnTransport implements SocketTransport {
     if (this.ended) return;
     this.ended = true;
     this.resume(); // keep reading (and dropping) until the peer closes or the linger ends
-    setTimeout(() => this.destroy(), LINGER_MS);
+    this.linger(Date.now());
     void this.flush();
+  }
+  /** Closes LINGER_MS after the FIN went out (all queued bytes written), as the Node adapter does. */
+  private linger(endedAt: number): void {
+    setTimeout(() => {
+      if (this.closed) return;
+      if (!this.writeClosed && Date.now() - endedAt < FLUSH_LIMIT_MS) return this.linger(endedAt);
+      this.destroy();
+    }, LINGER_MS);
   }
   destroy(): void {
     if (this.closed) return;

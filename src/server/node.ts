@@ -37,6 +37,8 @@ const NODE_OPTIONS = ['workers'];
 
 /** After our side ended, how long to keep reading (so unread input does not reset the response). */
 const LINGER_MS = 2_000;
+/** The longest an ended socket is kept while it still hands the client what was queued. */
+const FLUSH_LIMIT_MS = 60_000;
 const CLOSE_MESSAGE = 'wirespeed:close';
 /** The most text held back while corked. */
 const TEXT_BATCH_BYTES = 16 * 1024;
@@ -146,11 +148,25 @@ class NodeTransport implements SocketTransport {
     this.flushText();
     socket.end();
     socket.resume();
-    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    linger(socket, Date.now());
   }
   destroy(): void {
     this.socket.destroy();
   }
+}
+
+/**
+ * An ended socket is closed LINGER_MS after the last of its bytes went to the kernel, not
+ * LINGER_MS after `end()`: a slow client still taking the end of a large response lost it (the
+ * socket was destroyed with megabytes queued). One that takes nothing goes at FLUSH_LIMIT_MS, if
+ * sendTimeout has not cut it already.
+ */
+function linger(socket: net.Socket, endedAt: number): void {
+  setTimeout(() => {
+    if (socket.destroyed) return;
+    if (!socket.writableFinished && Date.now() - endedAt < FLUSH_LIMIT_MS) return linger(socket, endedAt);
+    socket.destroy();
+  }, LINGER_MS).unref();
 }
 
 // Shared listeners (Node calls them with the socket as `this`) instead of five closures per

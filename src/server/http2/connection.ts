@@ -191,8 +191,9 @@ export class Http2Connection implements ServerConnection, RecvHost {
 
   onDrain(): void {
     if (this.closed) return;
-    this.deadlines.drained();
+    this.deadlines.drained(Date.now());
     this.transport.resume();
+    this.send.socketDrained();
     for (const stream of this.streams.values()) {
       if (stream.outbound.bytes < STREAM_HIGH_WATER_MARK) stream.wakeWriters();
     }

@@ -44,6 +44,8 @@ export class Deadlines {
   private pingSentAt = 0;
   /** How long the socket's queue has stayed full. */
   private readonly sendStall = new StallClock();
+  /** A check found the socket's queue full: this side stopped reading the client. */
+  private deaf = false;
 
   constructor(
     private readonly host: DeadlineHost,
@@ -63,8 +65,14 @@ export class Deadlines {
   }
 
   /** The socket's queue drained: the client takes bytes. */
-  drained(): void {
+  drained(now: number): void {
     this.sendStall.progressed();
+    if (!this.deaf) return;
+    // It took bytes while this side could not hear it (a drain after any write, as Deno reports
+    // them, says nothing of that): it is there.
+    this.deaf = false;
+    this.lastReceived = now;
+    this.pingSentAt = 0;
   }
 
   /** Our PING was answered. */
@@ -97,6 +105,13 @@ export class Deadlines {
       if (stream.tunnel) stream.tunnel.checkDeadline(now);
       else if (stream.body && !stream.body.complete && now > stream.startedAt + o.requestTimeout) this.host.timeOut(stream);
       else if (stream.sendStall.expired(stream.outbound.bytes > 0, now, o.sendTimeout)) this.host.sendTimedOut(stream);
+    }
+    // While the socket's queue is full this side may read nothing (the connection pauses): the
+    // silence may be ours, so no PING is judged then; the socket's clock above (sendTimeout)
+    // watches the client instead.
+    if (transport.needsDrain) {
+      this.deaf = true;
+      return;
     }
     if (this.pingSentAt) {
       if (now > this.pingSentAt + this.options.pingTimeout) this.host.destroy(new Error('the client did not answer a PING in time'));
