@@ -33,10 +33,11 @@ export interface Http2Options {
    */
   pingTimeout?: number;
   /**
-   * Response bytes a connection may hold queued for the client (DATA its windows hold back, and
-   * the socket's queue) before new streams are refused with REFUSED_STREAM, so a client that
-   * takes nothing cannot make the server hold a large response per stream (CVE-2019-9517).
-   * Default 10 MiB (Node's maxSessionMemory).
+   * Response bytes a connection may hold queued for a client that takes none of them (DATA its
+   * windows hold back, and the socket's queue; no WINDOW_UPDATE of 16 KiB or more for 10 s, or
+   * ever) before its new streams are refused with REFUSED_STREAM, so such a client cannot make
+   * the server hold a large response per stream (CVE-2019-9517). Default 10 MiB (after Node's
+   * maxSessionMemory).
    */
   maxQueuedBytes?: number;
 }

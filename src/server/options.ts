@@ -38,8 +38,9 @@ export interface Timeouts {
   /**
    * A response that waits this many ms on its client to take bytes, with none going out, is cut
    * (a slow read): the connection is closed when its socket's queue is full, an HTTP/2 stream is
-   * reset (CANCEL) when the client's windows hold its DATA back. Each byte taken restarts the
-   * clock. Default 60 s (nginx's `send_timeout`).
+   * reset (CANCEL) when the client's windows hold its DATA back. What the client takes restarts
+   * the clock: large bodies go to the socket a megabyte at a time (HTTP/2: at most 4 MiB ahead),
+   * so a slow download shows its progress. Default 60 s (nginx's `send_timeout`).
    */
   sendTimeout?: number;
 }

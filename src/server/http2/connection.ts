@@ -246,10 +246,10 @@ export class Http2Connection implements ServerConnection, RecvHost {
 
   /**
    * Over maxQueuedBytes of responses wait for the client (DATA its windows hold back, and the
-   * socket's queue), and it has opened no window for TAKEN_GRACE_MS, or never: new streams are refused.
-   * A client that takes its responses, however large they are and however slowly, is not held
-   * to the budget (a big download went on while a page's other requests were refused, as on
-   * Node's http2); one whose windows or socket take nothing is, from its first streams on.
+   * socket's queue), and it has opened no window for TAKEN_GRACE_MS, or never: new streams are
+   * refused. A client that takes its responses, however large and however slowly, is not held
+   * to the budget (by volume alone, as Node's http2 counts it, a large download has a page's
+   * other requests refused); one whose windows or socket take nothing is, from its first streams on.
    */
   get backlogged(): boolean {
     if (this.send.queued + this.transport.bufferedAmount <= this.options.maxQueuedBytes) return false;

@@ -6,10 +6,9 @@
 import { ConnectionError } from '../../http2/errors.js';
 import type { HeaderBlockAssembler } from '../../http2/frame/header-block.js';
 import type { ResolvedHttp2Options } from '../../http2/options.js';
-import { headTimeout } from '../connection.js';
+import { headTimeout, type Transport } from '../connection.js';
 import type { ResolvedServeOptions } from '../options.js';
 import { StallClock } from '../stall-clock.js';
-import type { Transport } from '../connection.js';
 import type { SettingsSync } from './settings-sync.js';
 import type { Http2Stream } from './stream.js';
 import type { StreamTable } from './streams.js';

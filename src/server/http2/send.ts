@@ -39,12 +39,13 @@ export class Send {
   /** Streams with DATA waiting for the connection window, oldest first. */
   private readonly blocked = new Set<Http2Stream>();
   /**
-   * Streams with DATA waiting for the socket: past its high-water mark DATA stays here, where it
-   * counts toward maxQueuedBytes and each drain shows the client's progress (sendTimeout), not in
-   * the socket's queue, which a client with wide windows but a slow link would fill for minutes.
+   * Streams with DATA waiting for the socket: past SOCKET_QUEUE_LIMIT DATA stays in its stream,
+   * where it counts toward maxQueuedBytes, and the socket's queue (which a client with wide windows
+   * on a slow link would fill for minutes) drains often enough to show the client's progress
+   * (sendTimeout).
    */
   private readonly waitingForSocket = new Set<Http2Stream>();
-  /** The DATA bytes of every stream waiting for window. */
+  /** The DATA bytes of every stream not yet written (waiting for window, or for the socket). */
   private queuedBytes = 0;
 
   constructor(
@@ -137,7 +138,7 @@ export class Send {
     }
   }
 
-  /** The DATA bytes of every stream waiting for window. */
+  /** The DATA bytes of every stream not yet written. */
   get queued(): number {
     return this.queuedBytes;
   }
