@@ -10,7 +10,7 @@ import { h2specBin } from '../../scripts/tools.mjs';
 import { Flag, FrameType, uint32Bytes } from '../../src/http2/frame/header.js';
 import { SettingId, settingsPayload } from '../../src/http2/frame/settings.js';
 import { curl, fixture } from '../server/clients.js';
-import { stats, TEXT_LENGTHS, TEXT_UNITS, useServer, type Launcher } from '../server/suite.js';
+import { interruptedName, stats, TEXT_LENGTHS, TEXT_UNITS, useServer, type Launcher } from '../server/suite.js';
 import { RawHttp2Client } from './raw-client.js';
 
 /** h2spec is installed by `npm run setup` (which `npm test` runs): missing, the conformance run fails rather than skips. */
@@ -87,8 +87,7 @@ function execText(command: string, args: string[], timeout = 120_000): Promise<s
 }
 
 export function http2Suite(name: string, launch: Launcher): void {
-  /** What `info.completed` rejects with: Deno.serve's class on Deno. */
-  const interrupted = name.startsWith('deno') ? 'Interrupted' : 'ResponseInterruptedError';
+  const interrupted = interruptedName(name);
   describe(`${name}: HTTP/2 requests and responses (h2c)`, () => {
     const server = useServer(launch, { http2: true });
 

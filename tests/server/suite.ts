@@ -85,9 +85,13 @@ export interface SuiteExpectations {
   blobLengthKnown?: boolean;
 }
 
+/** The name of what `info.completed` rejects with on the suite's runtime: Deno.serve's class on Deno. */
+export function interruptedName(suite: string): string {
+  return suite.startsWith('deno') ? 'Interrupted' : 'ResponseInterruptedError';
+}
+
 export function serverSuite(name: string, launch: Launcher, expectations: SuiteExpectations = { globalsReplaced: true }): void {
-  /** What `info.completed` rejects with: Deno.serve's class on Deno. */
-  const interrupted = name.startsWith('deno') ? 'Interrupted' : 'ResponseInterruptedError';
+  const interrupted = interruptedName(name);
   describe(`${name}: requests and responses`, () => {
     const server = useServer(launch);
 

@@ -191,7 +191,7 @@ export class Http2Connection implements ServerConnection, RecvHost {
 
   onDrain(): void {
     if (this.closed) return;
-    this.deadlines.drained(Date.now());
+    this.deadlines.drained();
     this.transport.resume();
     this.send.socketDrained();
     for (const stream of this.streams.values()) {

@@ -64,13 +64,13 @@ export class Deadlines {
   }
 
   /** The socket's queue drained: the client takes bytes. */
-  drained(now: number): void {
+  drained(): void {
     this.sendStall.progressed();
     if (!this.deaf) return;
     // It took bytes while this side could not hear it (a drain after any write, as Deno reports
-    // them, says nothing of that): it is there.
+    // them, says nothing of that): it is there. (The clock is read only then: Deno drains often.)
     this.deaf = false;
-    this.lastReceived = now;
+    this.lastReceived = Date.now();
     this.pingSentAt = 0;
   }
 
