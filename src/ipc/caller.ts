@@ -2,7 +2,16 @@
 // caller's signal) and streams being read, fed by the RESPONSE, ERROR, DATA and END frames.
 import { IpcError } from './errors.js';
 import { IpcFrameType } from './frame.js';
-import { DEFAULT_STREAM_WINDOW, MAX_STREAM_WINDOW, unref, type ChannelFrame, type ChannelLink } from './link.js';
+import {
+  CREDIT_PAYLOAD_BYTES,
+  DEFAULT_CLONED_STREAM_ITEMS,
+  DEFAULT_STREAM_WINDOW,
+  MAX_STREAM_WINDOW,
+  unref,
+  type ChannelFrame,
+  type ChannelLink,
+  type StreamWindow,
+} from './link.js';
 import { StreamReceiver } from './stream-receiver.js';
 
 /** Per request: its timeout (ms) and a signal that cancels it. */
@@ -13,8 +22,17 @@ export interface RequestOptions {
 
 /** Per stream: its credit window and a signal that cancels it. */
 export interface StreamOptions {
-  /** Items in flight plus items not yet read (the credit window). Default 16. */
+  /**
+   * Items in flight plus items not yet read (the credit window's count). Default 1,024, or 64 for
+   * cloned values (structured clone), which only this bounds.
+   */
   highWaterMark?: number;
+  /**
+   * Bytes in flight plus bytes not yet read, as encoded on the wire (the credit window's size).
+   * Default 256 KiB. The last item sent may overshoot it by less than a frame. Cloned values
+   * are not bytes: only `highWaterMark` bounds them.
+   */
+  highWaterBytes?: number;
   /** Cancels the stream: the reader errors with ERR_CANCELLED, the handler's signal aborts. */
   signal?: AbortSignal;
 }
@@ -91,14 +109,15 @@ export class Caller {
 
   /** A stream reader; `open` is called to send its STREAM frame once the channel is ready. */
   stream<T>(method: string, params: unknown, options: StreamOptions): { readable: ReadableStream<T>; open(): void; error(e: Error): void } {
-    const window = options.highWaterMark ?? DEFAULT_STREAM_WINDOW;
-    if (!Number.isInteger(window) || window < 1 || window > MAX_STREAM_WINDOW) {
-      throw new RangeError(`highWaterMark must be an integer from 1 to ${MAX_STREAM_WINDOW}`);
-    }
+    const cloned = this.link.codec.name === 'structured-clone';
+    const window = {
+      items: checkWindow(options.highWaterMark ?? (cloned ? DEFAULT_CLONED_STREAM_ITEMS : DEFAULT_STREAM_WINDOW.items), 'items'),
+      bytes: checkWindow(options.highWaterBytes ?? DEFAULT_STREAM_WINDOW.bytes, 'bytes'),
+    };
     const id = this.allocateId();
     const receiver = new StreamReceiver<T>(
       window,
-      (n) => this.sendCredit(id, n),
+      (items, bytes) => this.sendCredit(id, items, bytes),
       () => this.cancelStream(id),
     );
     this.receivers.set(id, receiver as StreamReceiver<unknown>);
@@ -113,7 +132,7 @@ export class Caller {
       const failure = this.link.failure();
       if (failure) return receiver.error(failure);
       try {
-        this.link.send(IpcFrameType.STREAM, id, this.link.codec.encode([method, params ?? null, window]));
+        this.link.send(IpcFrameType.STREAM, id, this.link.codec.encode([method, params ?? null, window.items, window.bytes]));
       } catch (error) {
         this.receivers.delete(id);
         receiver.error(error as Error);
@@ -139,7 +158,7 @@ export class Caller {
         return pending.reject(remoteError(payload));
       }
       case IpcFrameType.DATA:
-        return this.receivers.get(frame.id)?.item(this.link.codec.decode(frame.payload));
+        return this.receivers.get(frame.id)?.item(this.link.codec.decode(frame.payload), frame.size);
       case IpcFrameType.END:
         this.receivers.get(frame.id)?.end();
         this.receivers.delete(frame.id);
@@ -180,9 +199,11 @@ export class Caller {
     pending.reject(error);
   }
 
-  private sendCredit(id: number, n: number): void {
-    const payload = new Uint8Array(4);
-    new DataView(payload.buffer).setUint32(0, n);
+  private sendCredit(id: number, items: number, bytes: number): void {
+    const payload = new Uint8Array(CREDIT_PAYLOAD_BYTES);
+    const view = new DataView(payload.buffer);
+    view.setUint32(0, items);
+    view.setUint32(4, bytes);
     this.quietly(IpcFrameType.CREDIT, id, payload);
   }
 
@@ -194,6 +215,13 @@ export class Caller {
   private quietly(type: IpcFrameType, id: number, payload: unknown): void {
     if (!this.link.failure()) this.link.send(type, id, payload);
   }
+}
+
+/** A stream's window, items (highWaterMark) or bytes (highWaterBytes): an integer from 1 to the largest window. */
+function checkWindow(value: number, part: keyof StreamWindow): number {
+  if (Number.isInteger(value) && value >= 1 && value <= MAX_STREAM_WINDOW[part]) return value;
+  const option = part === 'items' ? 'highWaterMark' : 'highWaterBytes';
+  throw new RangeError(`${option} must be an integer from 1 to ${MAX_STREAM_WINDOW[part]}`);
 }
 
 /**

@@ -16,8 +16,8 @@ import { utf8Range } from '../utf8.js';
 
 export type { RequestOptions, StreamOptions } from './caller.js';
 
-/** 2: streams (STREAM, DATA, END, CREDIT frames). */
-export const PROTOCOL_VERSION = 2;
+/** 2: streams (STREAM, DATA, END, CREDIT frames); 3: stream windows count bytes as well as items. */
+export const PROTOCOL_VERSION = 3;
 
 /** How an IpcChannel encodes, how large a frame may be, and how long it waits. */
 export interface ChannelOptions {
@@ -173,12 +173,15 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
   /**
    * One frame out: bytes (or text, as UTF-8) at the end of this turn, throwing now when over the
    * agreed limit; a value frame now, so a value the runtime cannot clone throws here, where an
-   * encoder would have.
+   * encoder would have. Returns the payload's size on the wire (0 for a value).
    */
-  private send(type: IpcFrameType, id: number, payload: unknown): void {
-    if (this.cloning) this.transport.sendValue!([type, id, payload]);
-    else if (typeof payload === 'string') this.outbox.text(type, id, payload, this.maxFrame);
-    else this.outbox.frame(type, id, payload as Uint8Array, this.maxFrame);
+  private send(type: IpcFrameType, id: number, payload: unknown): number {
+    if (this.cloning) {
+      this.transport.sendValue!([type, id, payload]);
+      return 0;
+    }
+    if (typeof payload === 'string') return this.outbox.text(type, id, payload, this.maxFrame);
+    return this.outbox.frame(type, id, payload as Uint8Array, this.maxFrame);
   }
 
   private fail(error: Error): void {
@@ -208,7 +211,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     try {
       if (type === IpcFrameType.HELLO) return this.hello(jsonCodec.text!.decode(utf8Range(bytes, start, end)) as Hello);
       const text = this.wire !== this.codec && type !== IpcFrameType.CREDIT;
-      this.dispatch({ type, id, payload: text ? utf8Range(bytes, start, end) : bytes.slice(start, end) });
+      this.dispatch({ type, id, payload: text ? utf8Range(bytes, start, end) : bytes.slice(start, end), size: end - start });
     } catch (error) {
       this.failAndClose(error);
     }
@@ -224,7 +227,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
       return this.failAndClose(new IpcError('ERR_CORRUPT_FRAME', `the other side sent ${why}`));
     }
     try {
-      this.dispatch({ type: frame[0] as IpcFrameType, id: frame[1] as number, payload: frame[2] });
+      this.dispatch({ type: frame[0] as IpcFrameType, id: frame[1] as number, payload: frame[2], size: 0 });
     } catch (error) {
       this.failAndClose(error);
     }

@@ -12,7 +12,8 @@ export type IpcErrorCode =
   | 'ERR_CLOSED'
   | 'ERR_NO_HANDLER'
   | 'ERR_REMOTE'
-  | 'ERR_DECODE';
+  | 'ERR_DECODE'
+  | 'ERR_FLOW_CONTROL';
 
 /** An IPC failure with a stable `code`. */
 export class IpcError extends CodedError<IpcErrorCode> {}

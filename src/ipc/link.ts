@@ -3,16 +3,36 @@
 import type { Codec } from './codec.js';
 import type { IpcFrameType } from './frame.js';
 
-/** Items a stream may have in flight and queued, by default. */
-export const DEFAULT_STREAM_WINDOW = 16;
-/** The largest credit window a stream may ask for. */
-export const MAX_STREAM_WINDOW = 65_536;
+/** A stream's credit window: what may be in flight plus queued, unread, at any time. */
+export interface StreamWindow {
+  items: number;
+  /** Payload bytes on the wire (a value frame's count as 0: only `items` bounds cloned values). */
+  bytes: number;
+}
+
+/**
+ * A stream's window by default (StreamOptions): 256 KiB and 1,024 items, so the bytes hold large
+ * items and small ones flow (1,000 items of 16 B over a Unix socket: 1.4 ms with 16 items, 0.74
+ * with 256, 0.63 with 1,024).
+ */
+export const DEFAULT_STREAM_WINDOW: StreamWindow = { items: 1024, bytes: 256 * 1024 };
+/**
+ * Cloned values are not bytes, so their count is all that holds them: 64 by default (a larger
+ * window did not pay there: 1.55 ms for 1,000 small values with 64, 1.41-1.43 with 256 or 1,024).
+ */
+export const DEFAULT_CLONED_STREAM_ITEMS = 64;
+/** A CREDIT frame's payload: u32 BE items, u32 BE bytes, read since the last CREDIT. */
+export const CREDIT_PAYLOAD_BYTES = 8;
+/** The largest window a stream may ask for. */
+export const MAX_STREAM_WINDOW: StreamWindow = { items: 65_536, bytes: 1024 * 1024 * 1024 };
 
 /** A frame as the halves get it: its payload is bytes, or the value itself with the structured-clone codec. */
 export interface ChannelFrame {
   type: IpcFrameType;
   id: number;
   payload: unknown;
+  /** The payload's size on the wire in bytes; 0 for a value. */
+  size: number;
 }
 
 /** What an IpcChannel's halves see of it. */
@@ -20,8 +40,11 @@ export interface ChannelLink {
   readonly codec: Codec<unknown>;
   /** Why the channel failed or closed (then nothing more is sent), or null. */
   failure(): Error | null;
-  /** Sends a frame (throws when it is over the frame limit both sides agreed on). */
-  send(type: IpcFrameType, id: number, payload: unknown): void;
+  /**
+   * Sends a frame (throws when it is over the frame limit both sides agreed on); returns its
+   * payload's size on the wire, as the other side's ChannelFrame will say it.
+   */
+  send(type: IpcFrameType, id: number, payload: unknown): number;
 }
 
 /** An ERROR frame's payload: the message, and a code the caller maps (ERR_NO_HANDLER). */

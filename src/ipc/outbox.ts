@@ -41,23 +41,27 @@ export class Outbox {
     this.allocate = transport.allocate ? (size) => transport.allocate!(size) : (size) => new Uint8Array(size);
   }
 
-  /** Queues a frame whose payload is bytes (throws ERR_FRAME_TOO_LARGE over `maxFrame`, sending nothing). */
-  frame(type: IpcFrameType, id: number, payload: Uint8Array, maxFrame: number): void {
+  /**
+   * Queues a frame whose payload is bytes (throws ERR_FRAME_TOO_LARGE over `maxFrame`, sending
+   * nothing); returns the payload's length.
+   */
+  frame(type: IpcFrameType, id: number, payload: Uint8Array, maxFrame: number): number {
     const size = IPC_FRAME_HEADER_SIZE + payload.length;
     checkFrameSize(size, maxFrame);
     const at = this.reserve(size);
     writeFrameHeader(this.arena, at, type, id, payload.length);
     this.arena.set(payload, at + IPC_FRAME_HEADER_SIZE);
     this.queued(at + size);
+    return payload.length;
   }
 
   /**
    * Queues a frame whose payload is `text` as UTF-8, encoded in place (the same checks as `frame`).
    * It is written where its least size fits (a byte per UTF-16 unit), not its most (three): a 1 KB
    * item then takes 1 KB of the arena, not 3. A write that left less room than a character may need
-   * may have been cut short, so it is written again where its most fits.
+   * may have been cut short, so it is written again where its most fits. Returns the UTF-8 length.
    */
-  text(type: IpcFrameType, id: number, text: string, maxFrame: number): void {
+  text(type: IpcFrameType, id: number, text: string, maxFrame: number): number {
     const least = IPC_FRAME_HEADER_SIZE + text.length;
     // A text too large for the arena is encoded on its own first, so its frame is sized exactly.
     if (least > ARENA_BYTES) return this.frame(type, id, utf8Encoder.encode(text), maxFrame);
@@ -72,6 +76,7 @@ export class Outbox {
     checkFrameSize(IPC_FRAME_HEADER_SIZE + length, maxFrame); // nothing queued yet if this throws
     writeFrameHeader(this.arena, at, type, id, length);
     this.queued(at + IPC_FRAME_HEADER_SIZE + length);
+    return length;
   }
 
   /** Sends what is queued, as one chunk. */

@@ -3,7 +3,15 @@
 // frames. Every error goes back as one kind of ERROR payload (link.ts `errorPayload`).
 import { IpcError } from './errors.js';
 import { IpcFrameType } from './frame.js';
-import { DEFAULT_STREAM_WINDOW, errorPayload, MAX_STREAM_WINDOW, type ChannelFrame, type ChannelLink } from './link.js';
+import {
+  CREDIT_PAYLOAD_BYTES,
+  DEFAULT_STREAM_WINDOW,
+  errorPayload,
+  MAX_STREAM_WINDOW,
+  type ChannelFrame,
+  type ChannelLink,
+  type StreamWindow,
+} from './link.js';
 import { StreamSender } from './stream-sender.js';
 
 /** A method's handler: its result (or a promise, or for a stream an iterable) goes back to the caller. */
@@ -50,7 +58,7 @@ export class Server {
       case IpcFrameType.REQUEST:
         return this.serve(frame.id, this.link.codec.decode(frame.payload) as [string, unknown]);
       case IpcFrameType.STREAM:
-        return this.serveStream(frame.id, this.link.codec.decode(frame.payload) as [string, unknown, number]);
+        return this.serveStream(frame.id, this.link.codec.decode(frame.payload) as [string, unknown, number, number]);
       case IpcFrameType.CANCEL:
         this.running.get(frame.id)?.abort(new IpcError('ERR_CANCELLED', 'the caller cancelled'));
         this.running.delete(frame.id);
@@ -58,13 +66,14 @@ export class Server {
         return;
       case IpcFrameType.CREDIT: {
         const credit = frame.payload;
-        if (!(credit instanceof Uint8Array) || credit.length !== 4)
+        if (!(credit instanceof Uint8Array) || credit.length !== CREDIT_PAYLOAD_BYTES)
           throw new IpcError(
             'ERR_CORRUPT_FRAME',
-            `a CREDIT frame carries 4 bytes, not ${credit instanceof Uint8Array ? credit.length : typeof credit}`,
+            `a CREDIT frame carries ${CREDIT_PAYLOAD_BYTES} bytes, not ${credit instanceof Uint8Array ? credit.length : typeof credit}`,
           );
-        const n = new DataView(credit.buffer, credit.byteOffset, 4).getUint32(0);
-        return this.senders.get(frame.id)?.grant(Math.min(n, MAX_STREAM_WINDOW));
+        const view = new DataView(credit.buffer, credit.byteOffset, CREDIT_PAYLOAD_BYTES);
+        const items = Math.min(view.getUint32(0), MAX_STREAM_WINDOW.items);
+        return this.senders.get(frame.id)?.grant(items, Math.min(view.getUint32(4), MAX_STREAM_WINDOW.bytes));
       }
     }
   }
@@ -101,10 +110,10 @@ export class Server {
       .finally(() => this.running.delete(id));
   }
 
-  private serveStream(id: number, [method, params, credit]: [string, unknown, number]): void {
+  private serveStream(id: number, [method, params, items, bytes]: [string, unknown, number, number]): void {
     const handler = this.handlers.get(method);
     if (!handler) return this.replyError(id, `no handler for ${method}`, NO_HANDLER);
-    const window = Number.isInteger(credit) && credit > 0 ? Math.min(credit, MAX_STREAM_WINDOW) : DEFAULT_STREAM_WINDOW;
+    const window = { items: windowPart(items, 'items'), bytes: windowPart(bytes, 'bytes') };
     const serving = new Serving();
     const sender = new StreamSender(window, {
       item: (value) => this.quietly(IpcFrameType.DATA, id, this.link.codec.encode(value)),
@@ -139,7 +148,15 @@ export class Server {
     this.quietly(IpcFrameType.ERROR, id, errorPayload(this.link.codec, error, code));
   }
 
-  private quietly(type: IpcFrameType, id: number, payload: unknown): void {
-    if (!this.link.failure()) this.link.send(type, id, payload);
+  /** A frame this half may skip once the channel failed; returns its payload's size (0 if skipped). */
+  private quietly(type: IpcFrameType, id: number, payload: unknown): number {
+    return this.link.failure() ? 0 : this.link.send(type, id, payload);
   }
+}
+
+/** A STREAM frame's window, items or bytes: the caller's if it is a positive integer, at most the largest. */
+function windowPart(asked: unknown, part: keyof StreamWindow): number {
+  return Number.isInteger(asked) && (asked as number) > 0
+    ? Math.min(asked as number, MAX_STREAM_WINDOW[part])
+    : DEFAULT_STREAM_WINDOW[part];
 }

@@ -1,31 +1,39 @@
-// The serving side of a stream: items of the handler's (async) iterable go out as DATA frames, one
-// per unit of credit the receiver granted. With no credit left the pump waits, so a slow consumer
-// holds the producer back instead of filling memory on either side.
+// The serving side of a stream: items of the handler's (async) iterable go out as DATA frames
+// while the receiver's credit lasts, in items and in bytes. With either spent the pump waits, so a
+// slow consumer holds the producer back instead of filling memory on either side.
+import type { StreamWindow } from './link.js';
 
 /** Where a StreamSender's items, end and error go. */
 export interface StreamSink {
-  /** Sends one item; throws if it cannot be encoded or is over the frame limit. */
-  item(value: unknown): void;
+  /** Sends one item and returns its payload's size on the wire; throws if it cannot be encoded or is over the frame limit. */
+  item(value: unknown): number;
   end(): void;
   error(error: unknown): void;
 }
 
-/** The producing end of an IPC stream: pumps the handler's source one item per unit of credit. */
+/**
+ * The producing end of an IPC stream: pumps the handler's source while credit is left. An item is
+ * sent while any byte credit is left, so the last one may overshoot the bytes by less than a frame
+ * (and an item larger than the whole window still goes, alone).
+ */
 export class StreamSender {
-  private credit: number;
+  private items: number;
+  private bytes: number;
   private wake: (() => void) | null = null;
   private stopped = false;
 
   constructor(
-    initialCredit: number,
+    window: StreamWindow,
     private readonly sink: StreamSink,
   ) {
-    this.credit = initialCredit;
+    this.items = window.items;
+    this.bytes = window.bytes;
   }
 
-  /** The receiver read `n` more items. */
-  grant(n: number): void {
-    this.credit += n;
+  /** The receiver read `items` more items, `bytes` bytes of payload. */
+  grant(items: number, bytes: number): void {
+    this.items += items;
+    this.bytes += bytes;
     this.resume();
   }
 
@@ -52,15 +60,15 @@ export class StreamSender {
     }
     try {
       for (;;) {
-        while (this.credit <= 0 && !this.stopped) await new Promise<void>((resolve) => (this.wake = resolve));
+        while ((this.items <= 0 || this.bytes <= 0) && !this.stopped) await new Promise<void>((resolve) => (this.wake = resolve));
         if (this.stopped) break;
         // A sync source is read without a microtask per item, so the items the credit allows leave
         // in one turn, and so in one write (the channel's outbox batches a turn's frames).
         const next = sync ? (iterator as Iterator<unknown>).next() : await iterator.next();
         if (this.stopped) break;
         if (next.done) return this.sink.end();
-        this.credit--;
-        this.sink.item(next.value);
+        this.items--;
+        this.bytes -= this.sink.item(next.value);
       }
       await iterator.return?.();
     } catch (error) {

@@ -12,6 +12,7 @@ import {
   IpcChannel,
   jsonCodec,
   portTransport,
+  PROTOCOL_VERSION,
   streamTransport,
   structuredCloneCodec,
   type IpcTransport,
@@ -95,6 +96,31 @@ describe('IPC failures on the wire', () => {
     await expect(c.ready).rejects.toMatchObject({ code: 'ERR_HANDSHAKE' });
     server.close();
     silent.server.close();
+  });
+
+  it('a stream item past the window fails the channel (ERR_FLOW_CONTROL), counted in items and in bytes', async () => {
+    for (const [window, items] of [
+      [{ highWaterMark: 2 }, 3], // the third item has no credit
+      [{ highWaterBytes: 10 }, 3], // 9 + 9 bytes spend it (the second may overshoot it); the third has none
+    ] as const) {
+      const { server, client, serverSide } = await socketPair();
+      const a = new IpcChannel(streamTransport(client));
+      const hello = { version: PROTOCOL_VERSION, maxFrame: 1 << 20, codec: 'json' };
+      serverSide.write(encodeFrame(IpcFrameType.HELLO, 0, jsonCodec.encode(hello)));
+      await a.ready;
+      const reader = a.stream('flood', null, window).getReader();
+      // The hostile side answers the STREAM frame with more than it may.
+      const id = await new Promise<number>((resolve) => {
+        const decoder = new FrameDecoder(1 << 20);
+        serverSide.on('data', (chunk: Uint8Array) => decoder.read(chunk, (type, id) => type === IpcFrameType.STREAM && resolve(id)));
+      });
+      for (let i = 0; i < items; i++) serverSide.write(encodeFrame(IpcFrameType.DATA, id, jsonCodec.encode('1234567')));
+      const error = { code: 'ERR_FLOW_CONTROL', message: expect.stringMatching(/past its window/) };
+      await expect(a.request('x')).rejects.toMatchObject(error); // nothing read meanwhile, so no credit given back
+      for (let i = 0; i < items - 1; i++) expect(await reader.read()).toEqual({ value: '1234567', done: false });
+      await expect(reader.read()).rejects.toMatchObject(error);
+      server.close();
+    }
   });
 
   it('a frame cut short when the other side hangs up is reported as truncated', async () => {

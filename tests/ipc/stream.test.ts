@@ -7,6 +7,8 @@ import { sharedRingPair, sharedRingTransport } from '../../bench/peers/ipc-share
 import { socketPair } from '../../bench/peers/ipc-transports.js';
 import { IpcChannel, jsonCodec, portTransport, streamTransport } from '../../src/ipc/index.js';
 
+/** The length of the items of the byte-window test: 1,002 bytes as JSON. */
+const KILOBYTE_ITEM = 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function readAll<T>(stream: ReadableStream<T>): Promise<T[]> {
@@ -63,7 +65,7 @@ const transports: [string, () => Promise<Pair>][] = [
 ];
 
 describe.each(transports)('IPC streams over %s', (_, connect) => {
-  const state = { produced: 0, finished: 0, aborted: 0 };
+  const state = { produced: 0, finished: 0, aborted: 0, kilobytes: new Map<string, number>() };
   let pair: Pair;
   afterAll(() => pair?.close());
 
@@ -88,6 +90,12 @@ describe.each(transports)('IPC streams over %s', (_, connect) => {
         }
       } finally {
         state.finished++;
+      }
+    });
+    b.handle('kilobytes', function* (name) {
+      for (let i = 0; ; i++) {
+        state.kilobytes.set(name as string, i + 1);
+        yield String(i).padEnd(KILOBYTE_ITEM, '.');
       }
     });
     b.handle('abortable', async function* (_n, { signal }) {
@@ -131,6 +139,31 @@ describe.each(transports)('IPC streams over %s', (_, connect) => {
     await reader.cancel();
     await sleep(100);
     expect(state.finished).toBe(1);
+  });
+
+  it('holds a producer to the bytes of its window too (values cloned are not bytes: their count holds them)', async () => {
+    const reader = pair.a.stream('kilobytes', 'small window', { highWaterMark: 1000, highWaterBytes: 4096 }).getReader();
+    for (let i = 0; i < 3; i++) expect((await reader.read()).value).toHaveLength(KILOBYTE_ITEM);
+    await sleep(200);
+    const made = state.kilobytes.get('small window')!;
+    // 3 read + 4 items' worth of window + one past it (a send needs only some byte credit left) + the one being made.
+    if (pair.cloned) expect(made).toBeGreaterThan(100);
+    else expect(made).toBeLessThanOrEqual(3 + 4 + 1 + 1);
+    for (let i = 3; i < 40; i++) expect((await reader.read()).value).toHaveLength(KILOBYTE_ITEM);
+    await reader.cancel();
+    expect(() => pair.a.stream('range', 1, { highWaterBytes: 0.5 })).toThrow(RangeError);
+  });
+
+  it('by default holds a producer to 256 KiB (byte codecs) or 64 items (cloned values)', async () => {
+    const reader = pair.a.stream('kilobytes', 'default window').getReader();
+    expect((await reader.read()).value).toHaveLength(KILOBYTE_ITEM);
+    await sleep(200);
+    const made = state.kilobytes.get('default window')!;
+    // 1 read + the window + one past it (bytes) + the one being made.
+    if (pair.cloned) expect(made).toBeLessThanOrEqual(1 + 64 + 1);
+    else expect(made).toBeLessThanOrEqual(1 + Math.floor((256 * 1024) / (KILOBYTE_ITEM + 2)) + 1 + 1);
+    expect(made).toBeGreaterThan(60);
+    await reader.cancel();
   });
 
   it('cancels: by the reader or by a signal, and the handler sees it', async () => {
