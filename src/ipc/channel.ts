@@ -87,6 +87,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     const link: ChannelLink = {
       codec: this.wire,
       failure: () => this.failure,
+      backlogged: () => transport.backlogged?.() === true,
       send: (type, id, payload) => this.send(type, id, payload),
     };
     this.caller = new Caller(link, options.timeout ?? DEFAULT_TIMEOUT_MS);
@@ -105,6 +106,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     transport.start({
       data: (chunk) => this.receive(chunk),
       value: (message) => this.receiveValue(message),
+      drained: () => this.server.drained(),
       end: (error) => {
         try {
           this.decoder.end();

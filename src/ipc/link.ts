@@ -40,6 +40,8 @@ export interface ChannelLink {
   readonly codec: Codec<unknown>;
   /** Why the channel failed or closed (then nothing more is sent), or null. */
   failure(): Error | null;
+  /** Whether sent bytes wait for the transport's pipe (IpcTransport.backlogged); the server's `drained()` follows. */
+  backlogged(): boolean;
   /**
    * Sends a frame (throws when it is over the frame limit both sides agreed on); returns its
    * payload's size on the wire, as the other side's ChannelFrame will say it.

@@ -78,6 +78,11 @@ export class Server {
     }
   }
 
+  /** The transport's pipe took its backlog: streams waiting on it go on. */
+  drained(): void {
+    for (const sender of this.senders.values()) sender.drained();
+  }
+
   /** The channel failed: running handlers' signals abort, streams stop. */
   fail(error: Error): void {
     for (const serving of this.running.values()) serving.abort(error);
@@ -117,6 +122,7 @@ export class Server {
     const serving = new Serving();
     const sender = new StreamSender(window, {
       item: (value) => this.quietly(IpcFrameType.DATA, id, this.link.codec.encode(value)),
+      backlogged: () => this.link.backlogged(),
       end: () => this.quietly(IpcFrameType.END, id, EMPTY),
       error: (error) => this.replyError(id, error),
     });

@@ -9,6 +9,8 @@ export interface StreamSink {
   item(value: unknown): number;
   end(): void;
   error(error: unknown): void;
+  /** Whether sent bytes wait for the transport's pipe: the pump waits for `drained()` too. */
+  backlogged(): boolean;
 }
 
 /**
@@ -37,6 +39,11 @@ export class StreamSender {
     this.resume();
   }
 
+  /** The transport's pipe took its backlog. */
+  drained(): void {
+    this.resume();
+  }
+
   /** The receiver cancelled or the channel failed: stop at the next step and close the iterator. */
   stop(): void {
     this.stopped = true;
@@ -60,7 +67,11 @@ export class StreamSender {
     }
     try {
       for (;;) {
-        while ((this.items <= 0 || this.bytes <= 0) && !this.stopped) await new Promise<void>((resolve) => (this.wake = resolve));
+        // Credit says what the reader may hold, the transport's backlog what waits here: a reader that
+        // grants credit and takes nothing is held to the pipe's buffers.
+        while ((this.items <= 0 || this.bytes <= 0 || this.sink.backlogged()) && !this.stopped) {
+          await new Promise<void>((resolve) => (this.wake = resolve));
+        }
         if (this.stopped) break;
         // A sync source is read without a microtask per item, so the items the credit allows leave
         // in one turn, and so in one write (the channel's outbox batches a turn's frames).

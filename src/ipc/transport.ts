@@ -5,6 +5,8 @@ export interface Receiver {
   value?(message: unknown): void;
   /** The pipe ended (cleanly when `error` is undefined). */
   end(error?: Error): void;
+  /** The pipe took the bytes that waited for it (`IpcTransport.backlogged` went false). */
+  drained?(): void;
 }
 
 /** Bytes both ways between the two ends of a channel (a socket, stdio, a MessagePort). */
@@ -22,6 +24,13 @@ export interface IpcTransport {
    * The channel sends views of it and never writes a byte again once it was sent.
    */
   allocate?(size: number): Uint8Array;
+  /**
+   * Whether bytes sent wait in this process for the pipe to take them, past the transport's mark
+   * (Node streams: `writableNeedDrain`); `Receiver.drained` says when that is over. Streams wait
+   * on it, so a reader that grants credit but takes nothing cannot fill this process's memory.
+   * Absent: no backpressure to see (a MessagePort queues in the runtime).
+   */
+  backlogged?(): boolean;
   /** Starts delivering to `receiver` (called once). Chunks given to `data` may be reused after it returns. */
   start(receiver: Receiver): void;
   close(): void;

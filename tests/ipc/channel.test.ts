@@ -21,6 +21,8 @@ import {
 } from '../../src/ipc/index.js';
 import { msgpackCodec, msgpackrRecordsCodec } from '../../src/ipc/msgpack.js';
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** The codecs by the name the child peer (child-peer.mjs) takes on its command line. */
 const CODECS = { json: () => jsonCodec, msgpack: () => msgpackCodec, msgpackr: msgpackrRecordsCodec };
 
@@ -121,6 +123,33 @@ describe('IPC failures on the wire', () => {
       await expect(reader.read()).rejects.toMatchObject(error);
       server.close();
     }
+  });
+
+  it('a reader that grants credit but takes nothing holds a stream to the pipe, not to this process’s memory', async () => {
+    const { server, client, serverSide } = await socketPair();
+    let made = 0;
+    new IpcChannel(streamTransport(serverSide)).handle('endless', function* () {
+      for (;;) {
+        made++;
+        yield 'x'.repeat(1024);
+      }
+    });
+    // The hostile side: the largest window there is, credit for one more, and no reading (that
+    // would be 128 MiB queued here, 64 MiB of them with no credit given back).
+    const window = [65_536, 1024 * 1024 * 1024];
+    client.write(encodeFrame(IpcFrameType.HELLO, 0, jsonCodec.encode({ version: PROTOCOL_VERSION, maxFrame: 1 << 20, codec: 'json' })));
+    client.write(encodeFrame(IpcFrameType.STREAM, 1, jsonCodec.encode(['endless', null, ...window])));
+    const credit = new Uint8Array(8);
+    new DataView(credit.buffer).setUint32(0, window[0]!);
+    new DataView(credit.buffer).setUint32(4, window[1]!);
+    client.write(encodeFrame(IpcFrameType.CREDIT, 1, credit));
+    await sleep(300);
+    // What the socket's buffers hold (the kernel's both ways, the client's 16 KiB, the server's mark).
+    expect(made * 1024).toBeLessThan(4 * 1024 * 1024);
+    const held = made;
+    client.on('data', () => {}); // reads at last: the stream goes on
+    await expect.poll(() => made, { timeout: 2000 }).toBeGreaterThan(held + 1000);
+    server.close();
   });
 
   it('a frame cut short when the other side hangs up is reported as truncated', async () => {

@@ -9,6 +9,9 @@ export function streamTransport(readable: Readable, writable: Writable = readabl
     send(bytes) {
       writable.write(bytes);
     },
+    backlogged() {
+      return writable.writableNeedDrain === true;
+    },
     allocate(size) {
       // Not zeroed (the channel writes every byte it sends), and a Buffer, which write() takes as is.
       return Buffer.allocUnsafe(size);
@@ -18,6 +21,7 @@ export function streamTransport(readable: Readable, writable: Writable = readabl
       readable.once('end', () => receiver.end());
       readable.once('error', (error) => receiver.end(error));
       writable.once('error', (error) => receiver.end(error));
+      writable.on('drain', () => receiver.drained?.());
     },
     close() {
       writable.end();
