@@ -2,8 +2,8 @@
 // caller's signal) and streams being read, fed by the RESPONSE, ERROR, DATA and END frames.
 import { IpcError } from './errors.js';
 import { IpcFrameType } from './frame.js';
+import { creditPayload } from './credit.js';
 import {
-  CREDIT_PAYLOAD_BYTES,
   DEFAULT_CLONED_STREAM_ITEMS,
   DEFAULT_STREAM_WINDOW,
   MAX_STREAM_WINDOW,
@@ -200,11 +200,7 @@ export class Caller {
   }
 
   private sendCredit(id: number, items: number, bytes: number): void {
-    const payload = new Uint8Array(CREDIT_PAYLOAD_BYTES);
-    const view = new DataView(payload.buffer);
-    view.setUint32(0, items);
-    view.setUint32(4, bytes);
-    this.quietly(IpcFrameType.CREDIT, id, payload);
+    this.quietly(IpcFrameType.CREDIT, id, creditPayload(this.link.codec.name === 'structured-clone', items, bytes));
   }
 
   private cancelStream(id: number): void {

@@ -3,15 +3,8 @@
 // frames. Every error goes back as one kind of ERROR payload (link.ts `errorPayload`).
 import { IpcError } from './errors.js';
 import { IpcFrameType } from './frame.js';
-import {
-  CREDIT_PAYLOAD_BYTES,
-  DEFAULT_STREAM_WINDOW,
-  errorPayload,
-  MAX_STREAM_WINDOW,
-  type ChannelFrame,
-  type ChannelLink,
-  type StreamWindow,
-} from './link.js';
+import { readCredit } from './credit.js';
+import { DEFAULT_STREAM_WINDOW, errorPayload, MAX_STREAM_WINDOW, type ChannelFrame, type ChannelLink, type StreamWindow } from './link.js';
 import { StreamSender } from './stream-sender.js';
 
 /** A method's handler: its result (or a promise, or for a stream an iterable) goes back to the caller. */
@@ -65,15 +58,8 @@ export class Server {
         this.senders.get(frame.id)?.stop();
         return;
       case IpcFrameType.CREDIT: {
-        const credit = frame.payload;
-        if (!(credit instanceof Uint8Array) || credit.length !== CREDIT_PAYLOAD_BYTES)
-          throw new IpcError(
-            'ERR_CORRUPT_FRAME',
-            `a CREDIT frame carries ${CREDIT_PAYLOAD_BYTES} bytes, not ${credit instanceof Uint8Array ? credit.length : typeof credit}`,
-          );
-        const view = new DataView(credit.buffer, credit.byteOffset, CREDIT_PAYLOAD_BYTES);
-        const items = Math.min(view.getUint32(0), MAX_STREAM_WINDOW.items);
-        return this.senders.get(frame.id)?.grant(items, Math.min(view.getUint32(4), MAX_STREAM_WINDOW.bytes));
+        const { items, bytes } = readCredit(frame.payload);
+        return this.senders.get(frame.id)?.grant(Math.min(items, MAX_STREAM_WINDOW.items), Math.min(bytes, MAX_STREAM_WINDOW.bytes));
       }
     }
   }

@@ -219,6 +219,25 @@ describe('IPC over a MessagePort with the structured-clone codec (the default th
     await expect(pending).rejects.toMatchObject({ code: 'ERR_CORRUPT_FRAME' });
   });
 
+  it('gives credit back as a pair of counts (a Uint8Array costs a clone of its buffer); a CREDIT of another shape is ERR_CORRUPT_FRAME', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const transport = portTransport(port1);
+    const posted: unknown[] = [];
+    const spied = { ...transport, sendValue: (value: unknown) => (posted.push(value), transport.sendValue!(value)) };
+    const server = new IpcChannel(portTransport(port2)).handle('count', function* () {
+      for (let i = 0; i < 100; i++) yield i;
+    });
+    const channel = new IpcChannel(spied);
+    const items: unknown[] = [];
+    for await (const item of channel.stream('count', null, { highWaterMark: 8 }) as unknown as AsyncIterable<unknown>) items.push(item);
+    expect(items).toEqual([...Array(100).keys()]);
+    const credits = posted.filter((frame) => (frame as unknown[])[0] === IpcFrameType.CREDIT) as [number, number, unknown][];
+    expect(credits.length).toBeGreaterThan(10);
+    for (const [, , payload] of credits) expect(payload).toEqual([expect.any(Number), 0]);
+    port1.postMessage([IpcFrameType.CREDIT, 1, 'nonsense']);
+    await expect(server.request('x')).rejects.toMatchObject({ code: 'ERR_CORRUPT_FRAME', message: expect.stringMatching(/CREDIT/) });
+  });
+
   it('needs a transport that carries values', async () => {
     const { client, server } = await socketPair();
     expect(() => new IpcChannel(streamTransport(client), { codec: structuredCloneCodec })).toThrow(TypeError);
