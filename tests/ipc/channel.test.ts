@@ -100,6 +100,18 @@ describe('IPC failures on the wire', () => {
     silent.server.close();
   });
 
+  it('a peer of another protocol version fails the handshake, naming both', async () => {
+    const { server, client, serverSide } = await socketPair();
+    const a = new IpcChannel(streamTransport(client));
+    const older = { version: PROTOCOL_VERSION - 1, maxFrame: 1 << 20, codec: 'json' };
+    serverSide.write(encodeFrame(IpcFrameType.HELLO, 0, jsonCodec.encode(older)));
+    await expect(a.ready).rejects.toMatchObject({
+      code: 'ERR_HANDSHAKE',
+      message: `protocol version ${PROTOCOL_VERSION - 1} is not ${PROTOCOL_VERSION}`,
+    });
+    server.close();
+  });
+
   it('a stream item past the window fails the channel (ERR_FLOW_CONTROL), counted in items and in bytes', async () => {
     for (const [window, items] of [
       [{ highWaterMark: 2 }, 3], // the third item has no credit
