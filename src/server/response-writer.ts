@@ -41,9 +41,9 @@ const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
  */
 const SCANNED_TEXT = 256;
 /**
- * Byte bodies past this are written in slices of it, each once the socket has taken the one
- * before: a client must take a slice per sendTimeout (17 KB/s at the default). Slices of the
- * socket's high-water mark (64 KiB) cost a third of a 1 MiB body's throughput on loopback.
+ * Bodies and stream chunks past this are written in slices of it, each once the socket has taken
+ * the one before: a client must take a slice per sendTimeout (17 KB/s at the default). Slices of
+ * the socket's high-water mark (64 KiB) cost a third of a 1 MiB body's throughput on loopback.
  */
 const SLICE_BYTES = 1024 * 1024;
 
@@ -113,20 +113,24 @@ function writeBytes(target: WriteTarget, prepared: PreparedResponse, bytes: Uint
   const whole = prepared.headOnly || bytes.length <= SLICE_BYTES;
   const ready = prepared.headOnly || !bytes.length || transport.write(whole ? bytes : bytes.subarray(0, SLICE_BYTES));
   transport.uncork();
-  return whole ? undefined : writeSlices(target, bytes, ready);
+  return whole ? undefined : writeSliced(target, bytes.subarray(SLICE_BYTES), ready).then(toVoid);
 }
 
+const toVoid = () => undefined;
+
 /**
- * The rest of a large body, a slice at a time. Handed to the socket whole, it would sit in the
- * socket's queue until the client had taken all of it: a slow link would show no progress for
- * minutes, and sendTimeout would cut a download that is going on.
+ * Hands `bytes` to the socket a slice at a time, each once it took the one before (`ready`: it
+ * takes more now), and says whether it takes more after the last. Handed over whole, a large body
+ * would sit in the socket's queue until the client had taken all of it: a slow link would show no
+ * progress for minutes, and sendTimeout would cut a download that is going on.
  */
-async function writeSlices(target: WriteTarget, bytes: Uint8Array, ready: boolean): Promise<void> {
-  for (let at = SLICE_BYTES; at < bytes.length; at += SLICE_BYTES) {
+async function writeSliced(target: WriteTarget, bytes: Uint8Array, ready: boolean): Promise<boolean> {
+  for (let at = 0; at < bytes.length; at += SLICE_BYTES) {
     if (!ready) await target.drained();
-    if (target.closed) return;
+    if (target.closed) return false;
     ready = target.transport.write(bytes.subarray(at, at + SLICE_BYTES));
   }
+  return ready;
 }
 
 async function writeStream(
@@ -150,7 +154,7 @@ async function writeStream(
     transport.write(head);
     return body.cancel();
   }
-  // All of it was ready: one write, as for a string body.
+  // All of it was ready: one write, as for a string body (read ahead, it is at most 64 KiB).
   const whole = typeof framing === 'number' ? body.takeWhole(framing) : null;
   if (whole) {
     transport.cork();
@@ -163,7 +167,12 @@ async function writeStream(
   for await (const chunk of body.chunks(typeof framing === 'number' ? framing : null)) {
     if (target.closed) return;
     let ready: boolean;
-    if (framing === 'chunked') {
+    if (chunk.length > SLICE_BYTES) {
+      if (framing === 'chunked') transport.write(chunkHeader(chunk.length));
+      ready = await writeSliced(target, chunk, true);
+      if (target.closed) return;
+      if (framing === 'chunked') ready = transport.write(CHUNK_END);
+    } else if (framing === 'chunked') {
       transport.cork();
       transport.write(chunkHeader(chunk.length));
       transport.write(chunk);

@@ -210,6 +210,15 @@ async function handle(request: Request, info: RequestInfo): Promise<Response> {
       });
       return new Response(feed, { headers: { 'content-type': 'text/event-stream' } });
     }
+    case '/one-chunk': {
+      // A stream of one large chunk: a handler's buffer handed to a ReadableStream at once, sent
+      // chunked, or with the length the handler declares (`?length=declared`).
+      const chunk = new Uint8Array(Number(q.get('mb') ?? 1) * 1024 * 1024).fill(121);
+      const headers = q.get('length') === 'declared' ? { 'content-length': String(chunk.length) } : undefined;
+      return new Response(new ReadableStream<Uint8Array>({ start: (controller) => (controller.enqueue(chunk), controller.close()) }), {
+        headers,
+      });
+    }
     case '/endless': {
       // 64 KiB chunks for as long as the client takes them (made only when asked for).
       const chunk = new Uint8Array(64 * 1024).fill(120);

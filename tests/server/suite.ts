@@ -961,6 +961,35 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       expect(completed[ids.bursts]).toMatch(new RegExp(`^${interrupted}: the c`));
     });
 
+    it('keeps a client that takes a stream’s large chunk slowly but steadily: it goes out in slices', async () => {
+      // 24 MiB at ~6 MB/s: 4 s for the chunk, far past sendTimeout (400 ms), but a 1 MiB slice in
+      // under 200 ms. Handed to the socket whole, the chunk showed no progress until nearly all of
+      // it was taken.
+      const size = 24 * 1024 * 1024;
+      const bytesPerMs = 6000;
+      const download = (length: 'declared' | 'unknown') =>
+        new Promise<string>((resolve) => {
+          const target = `/one-chunk?mb=${size / 1024 / 1024}&length=${length}`;
+          const socket = net.connect(server.port, '127.0.0.1', () =>
+            socket.write(`GET ${target} HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`),
+          );
+          const chunks: Buffer[] = [];
+          socket.on('data', (data: Buffer) => {
+            chunks.push(data);
+            socket.pause();
+            setTimeout(() => socket.resume(), data.length / bytesPerMs);
+          });
+          socket.on('error', () => undefined);
+          socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+        });
+      const [known, chunked] = await Promise.all([download('declared'), download('unknown')]);
+      const body = 'y'.repeat(size);
+      expect(known).toMatch(new RegExp(`^HTTP/1.1 200 OK\r\n[^]*content-length: ${size}\r\n`, 'i'));
+      expect(known.endsWith(`\r\n\r\n${body}`)).toBe(true);
+      expect(chunked).toMatch(/^HTTP\/1.1 200 OK\r\n[^]*transfer-encoding: chunked\r\n/i);
+      expect(chunked.endsWith(`\r\n\r\n${size.toString(16)}\r\n${body}\r\n0\r\n\r\n`)).toBe(true);
+    }, 15_000);
+
     it('closes an idle keep-alive connection quietly, and a silent new one', async () => {
       const idle = await raw(server.port, [get(server.port, '/hello')], { wait: 3000 });
       expect(statuses(idle.text)).toEqual([200]);
