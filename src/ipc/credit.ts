@@ -1,7 +1,7 @@
 // A CREDIT frame's payload: what a stream's reader took since its last one, given back to the
 // sender. In bytes it is 8 of them, u32 BE items then u32 BE bytes. With cloned values it is the
-// pair itself: a runtime clones a Uint8Array by copying its ArrayBuffer, and those clones were a
-// tenth of a stream of small values over a MessageChannel.
+// pair itself: a runtime clones a Uint8Array by copying its ArrayBuffer, and sending the pair took
+// 7-9% off a stream of small values over a MessageChannel.
 import { IpcError } from './errors.js';
 import type { StreamWindow } from './link.js';
 
