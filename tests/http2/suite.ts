@@ -601,7 +601,24 @@ export function http2Suite(name: string, launch: Launcher): void {
       expect(await client.until(() => headersOn(client, 3), 3000)).toBe(true);
       client.close();
       expect((await stats(server.url)).completed[id]).toBe(
-        `${interrupted}: the client's windows took none of the response for 400 ms (sendTimeout)`,
+        `${interrupted}: the client's windows took under 16384 bytes of the response in 400 ms (sendTimeout)`,
+      );
+    });
+
+    it('resets a stream whose client opens its window a few bytes at a time (a data dribble, CVE-2019-9511)', async () => {
+      const id = `h2-dribble-${Math.random()}`;
+      const client = takesNoData();
+      client.request(1, 'GET', `/big?kb=64&done=${id}`);
+      // 200 bytes a second: DATA keeps going out, a frame's worth never within sendTimeout.
+      const dribble = setInterval(() => client.send(FrameType.WINDOW_UPDATE, 0, 1, uint32Bytes(10)), 50);
+      const reset = await client.until(() => client.resets().has(1), 3000);
+      clearInterval(dribble);
+      expect(reset).toBe(true);
+      expect(client.resets().get(1)).toBe('CANCEL');
+      expect(client.frames.some((f) => f.type === FrameType.DATA && f.streamId === 1)).toBe(true);
+      client.close();
+      expect((await stats(server.url)).completed[id]).toBe(
+        `${interrupted}: the client's windows took under 16384 bytes of the response in 400 ms (sendTimeout)`,
       );
     });
 

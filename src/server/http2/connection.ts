@@ -22,7 +22,7 @@ import { Deadlines } from './deadlines.js';
 import { FrameWriter } from './frame-writer.js';
 import { Recv, type RecvHost } from './recv.js';
 import { Responder } from './respond.js';
-import { INITIAL_CONNECTION_WINDOW, Send, STREAM_HIGH_WATER_MARK } from './send.js';
+import { INITIAL_CONNECTION_WINDOW, PROGRESS_BYTES, Send, STREAM_HIGH_WATER_MARK } from './send.js';
 import type { Http2Stream } from './stream.js';
 import { SettingsSync } from './settings-sync.js';
 import { StreamTable } from './streams.js';
@@ -48,12 +48,6 @@ const PING_PAYLOAD = new Uint8Array(8);
  * streams are cut at sendTimeout).
  */
 const TAKEN_GRACE_MS = 10_000;
-/**
- * A window opened by less than a frame's worth (the default SETTINGS_MAX_FRAME_SIZE) is not
- * taken as reading: a client that opens its windows a few bytes at a time (CVE-2019-9511, data
- * dribble) stays held to maxQueuedBytes.
- */
-const TAKEN_INCREMENT = 16_384;
 
 /** One HTTP/2 server connection. */
 export class Http2Connection implements ServerConnection, RecvHost {
@@ -348,7 +342,7 @@ export class Http2Connection implements ServerConnection, RecvHost {
   }
 
   private receiveWindowUpdate(streamId: number, increment: number): void {
-    if (increment >= TAKEN_INCREMENT) this.lastTakenAt = now();
+    if (increment >= PROGRESS_BYTES) this.lastTakenAt = now();
     if (streamId === 0) return this.send.windowOpened(increment);
     this.streams.stateOf(streamId).receiveWindowUpdate();
     const stream = this.streams.get(streamId);
@@ -379,7 +373,8 @@ export class Http2Connection implements ServerConnection, RecvHost {
 
   /** The client's windows held the stream's response back for sendTimeout (a slow read): it is reset. */
   private sendTimedOut(stream: Http2Stream): void {
-    stream.cancel(new Error(`the client's windows took none of the response for ${this.host.options.sendTimeout} ms (sendTimeout)`));
+    const { sendTimeout } = this.host.options;
+    stream.cancel(new Error(`the client's windows took under ${PROGRESS_BYTES} bytes of the response in ${sendTimeout} ms (sendTimeout)`));
     this.streams.resetOutsideFrames(stream.id, 'CANCEL');
   }
 

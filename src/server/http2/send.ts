@@ -4,7 +4,7 @@
 import type { HeaderList } from '../../fields.js';
 import type { HpackEncoder } from '../../hpack/encoder.js';
 import { SendWindow } from '../../http2/flow-control.js';
-import { EMPTY, Flag, FrameType } from '../../http2/frame/header.js';
+import { DEFAULT_MAX_FRAME_SIZE, EMPTY, Flag, FrameType } from '../../http2/frame/header.js';
 import { headerBlockPieces } from '../../http2/frame/headers.js';
 import { DEFAULT_INITIAL_WINDOW_SIZE, type Settings } from '../../http2/settings.js';
 import { HIGH_WATER_MARK, type Transport } from '../connection.js';
@@ -30,7 +30,17 @@ export class Outbound {
   /** END_STREAM goes out after the chunks: with `trailers` as a HEADERS frame, or on the last DATA. */
   endQueued = false;
   trailers: HeaderList | null = null;
+  /** DATA bytes sent since the stream's stall clock last counted progress (PROGRESS_BYTES). */
+  sentSinceProgress = 0;
 }
+
+/**
+ * A frame's worth (the default SETTINGS_MAX_FRAME_SIZE): the least DATA that counts as a client
+ * taking a stream's response (sendTimeout), and the least window it opens that counts as reading
+ * (maxQueuedBytes). Windows opened a few bytes at a time (a data dribble, CVE-2019-9511) would
+ * otherwise hold a stream and its response for ever at a few bytes a minute.
+ */
+export const PROGRESS_BYTES = DEFAULT_MAX_FRAME_SIZE;
 
 /** The sending half of an HTTP/2 connection. */
 export class Send {
@@ -104,7 +114,11 @@ export class Send {
       else chunks[0] = chunk.subarray(n);
       out.bytes -= n;
       this.queuedBytes -= n;
-      stream.sendStall.progressed();
+      out.sentSinceProgress += n;
+      if (out.sentSinceProgress >= PROGRESS_BYTES) {
+        out.sentSinceProgress = 0;
+        stream.sendStall.progressed();
+      }
       this.window.consume(n);
       stream.sendWindow.consume(n);
       const last = chunks.length === 0 && out.endQueued && !out.trailers;
