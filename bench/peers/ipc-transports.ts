@@ -8,7 +8,7 @@ import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { encodeFrame, IpcChannel, IpcFrameType, jsonCodec, portTransport, streamTransport } from '../../src/ipc/index.js';
+import { encodeFrame, IpcChannel, IpcFrameType, jsonCodec, portTransport, streamTransport, type Codec } from '../../src/ipc/index.js';
 import { sharedRingPair, sharedRingTransport } from './ipc-shared-ring.js';
 import {
   concurrently,
@@ -227,16 +227,21 @@ export const childRaw: MakeRoundTrip = async (message, inFlight) => {
   };
 };
 
+/** IpcChannel's `stream` over a Unix socket with `codec` (default JSON), with the default credit window. */
+export const socketStreamWith =
+  (codec?: Codec): MakeStream =>
+  async (item, count) => {
+    const pair = await socketPair();
+    new IpcChannel(streamTransport(pair.server), { codec }).handle('items', function* (n) {
+      for (let i = 0; i < (n as number); i++) yield item;
+    });
+    const channel = new IpcChannel(streamTransport(pair.client), { codec });
+    await channel.ready;
+    return { run: () => drain(channel.stream('items', count)), close: async () => pair.close() };
+  };
+
 /** IpcChannel's `stream` over a Unix socket (JSON frames), with the default credit window. */
-export const socketStream: MakeStream = async (item, count) => {
-  const pair = await socketPair();
-  new IpcChannel(streamTransport(pair.server)).handle('items', function* (n) {
-    for (let i = 0; i < (n as number); i++) yield item;
-  });
-  const channel = new IpcChannel(streamTransport(pair.client));
-  await channel.ready;
-  return { run: () => drain(channel.stream('items', count)), close: async () => pair.close() };
-};
+export const socketStream: MakeStream = socketStreamWith();
 
 /** The raw socket carrying the same bytes as the stream's DATA frames: one write per item, counted on arrival. */
 export const socketStreamRaw: MakeStream = async (item, count) => {

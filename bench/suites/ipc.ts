@@ -140,17 +140,23 @@ export const ipcSuite: Suite = {
     }
     // Streams: items/s of `stream` with the default credit window against the raw transport
     // carrying the same DATA messages (bytes on the socket) with no flow control at all.
-    const streams: [string, MakeStream, MakeStream][] = [['MessageChannel (same thread)', messageChannelStream, messageChannelStreamRaw]];
+    // Over the socket also with MessagePack (against the raw socket carrying the JSON frames): JSON
+    // is the floor of the 1 KB items there.
+    const streams: [string, MakeStream, MakeStream, MakeStream?][] = [
+      ['MessageChannel (same thread)', messageChannelStream, messageChannelStreamRaw],
+    ];
     if (runtime !== 'browser') {
       const t = await loadNodePeers<typeof import('../peers/ipc-transports.js')>('../peers/ipc-transports.js');
-      streams.push(['Unix socket', t.socketStream, t.socketStreamRaw]);
+      streams.push(['Unix socket', t.socketStream, t.socketStreamRaw, msgpack ? t.socketStreamWith(msgpack.msgpackCodec) : undefined]);
     }
-    for (const [transport, framed, raw] of streams) {
+    for (const [transport, framed, raw, framedMsgpack] of streams) {
       for (const [size, item] of STREAM_ITEMS) {
-        for (const [impl, make, baseline] of [
+        const impls: [string, MakeStream, boolean][] = [
           [PORTS.has(transport) ? 'raw port, same messages' : 'raw transport, same bytes', raw, true],
           ['IpcChannel stream', framed, false],
-        ] as const) {
+        ];
+        if (framedMsgpack) impls.push(['IpcChannel stream, MessagePack', framedMsgpack, false]);
+        for (const [impl, make, baseline] of impls) {
           let trip: RoundTrip | undefined;
           add(
             `stream ${STREAM_LENGTH} items of ${size} over ${transport}`,
