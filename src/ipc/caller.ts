@@ -109,9 +109,8 @@ export class Caller {
 
   /** A stream reader; `open` is called to send its STREAM frame once the channel is ready. */
   stream<T>(method: string, params: unknown, options: StreamOptions): { readable: ReadableStream<T>; open(): void; error(e: Error): void } {
-    const cloned = this.link.codec.name === 'structured-clone';
     const window = {
-      items: checkWindow(options.highWaterMark ?? (cloned ? DEFAULT_CLONED_STREAM_ITEMS : DEFAULT_STREAM_WINDOW.items), 'items'),
+      items: checkWindow(options.highWaterMark ?? (this.link.cloning ? DEFAULT_CLONED_STREAM_ITEMS : DEFAULT_STREAM_WINDOW.items), 'items'),
       bytes: checkWindow(options.highWaterBytes ?? DEFAULT_STREAM_WINDOW.bytes, 'bytes'),
     };
     const id = this.allocateId();
@@ -200,7 +199,7 @@ export class Caller {
   }
 
   private sendCredit(id: number, items: number, bytes: number): void {
-    this.quietly(IpcFrameType.CREDIT, id, creditPayload(this.link.codec.name === 'structured-clone', items, bytes));
+    this.quietly(IpcFrameType.CREDIT, id, creditPayload(this.link.cloning, items, bytes));
   }
 
   private cancelStream(id: number): void {

@@ -86,6 +86,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     // What the two halves see of the channel (kept off its public interface).
     const link: ChannelLink = {
       codec: this.wire,
+      cloning: this.cloning,
       failure: () => this.failure,
       backlogged: () => transport.backlogged?.() === true,
       send: (type, id, payload) => this.send(type, id, payload),

@@ -37,6 +37,8 @@ export interface ChannelFrame {
 /** What an IpcChannel's halves see of it. */
 export interface ChannelLink {
   readonly codec: Codec<unknown>;
+  /** Frames are values the transport clones (structured-clone codec), not bytes. */
+  readonly cloning: boolean;
   /** Why the channel failed or closed (then nothing more is sent), or null. */
   failure(): Error | null;
   /** Whether sent bytes wait for the transport's pipe (IpcTransport.backlogged); the server's `drained()` follows. */

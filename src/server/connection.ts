@@ -146,6 +146,14 @@ export interface Platform {
   readonly responseInterrupted?: InterruptedError;
 }
 
+/**
+ * After our side of a connection ended, how long the adapters keep it (reading and dropping what
+ * comes, so unread input does not reset the response) once its last queued byte was written.
+ */
+export const LINGER_MS = 2_000;
+/** The longest an ended connection is kept while it still writes what was queued. */
+export const FLUSH_LIMIT_MS = 60_000;
+
 /** How long a new connection (or request) may take to send a whole head: the shorter of the two limits. */
 export function headTimeout(options: Pick<ResolvedServeOptions, 'headersTimeout' | 'requestTimeout'>): number {
   return Math.min(options.headersTimeout, options.requestTimeout);

@@ -11,7 +11,9 @@ import { Slab } from '../bytes.js';
 import { joinInto, joinOut, type OutPart } from '../out-bytes.js';
 import {
   HIGH_WATER_MARK,
+  FLUSH_LIMIT_MS,
   headTimeout,
+  LINGER_MS,
   type NetAddress,
   type RuntimeAddress,
   type SocketTransport,
@@ -84,9 +86,6 @@ function installDenoUpgrade(): void {
 const SMALL_READ = 2 * 1024;
 /** A read that filled its buffer means more is waiting (a body, a pipelined burst): read bigger. */
 const LARGE_READ = 64 * 1024;
-const LINGER_MS = 2_000;
-/** The longest an ended connection is kept while it still writes what was queued. */
-const FLUSH_LIMIT_MS = 60_000;
 
 /*
  * Deno allocates every new ArrayBuffer outside V8's heap, small ones too: ~400 ns each here

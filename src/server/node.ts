@@ -10,7 +10,7 @@ import { checkListener, checkServeOptions, ServerBase, type ListeningInfo, type 
 import { installGlobalObjects } from './global-request.js';
 import { useLightHeaders } from './light-headers.js';
 import { ServerCore } from './server-core.js';
-import { headTimeout, type SocketTransport, type TransportEvents } from './connection.js';
+import { FLUSH_LIMIT_MS, headTimeout, LINGER_MS, type SocketTransport, type TransportEvents } from './connection.js';
 
 export type { ConnectionInfo } from './connection.js';
 export { ResponseInterruptedError, type RequestInfo } from './request-info.js';
@@ -35,10 +35,6 @@ export interface NodeServeOptions extends ServeOptions {
 /** The options only this adapter takes. */
 const NODE_OPTIONS = ['workers'];
 
-/** After our side ended, how long to keep reading (so unread input does not reset the response). */
-const LINGER_MS = 2_000;
-/** The longest an ended socket is kept while it still hands the client what was queued. */
-const FLUSH_LIMIT_MS = 60_000;
 const CLOSE_MESSAGE = 'wirespeed:close';
 /** The most text held back while corked. */
 const TEXT_BATCH_BYTES = 16 * 1024;

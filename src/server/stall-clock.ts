@@ -1,13 +1,22 @@
 // The slow-read clock (`sendTimeout`): how long a response has waited on its client to take
-// bytes without any going out. Checked on the server's sweep, so it costs nothing per write.
+// bytes without enough going out. Read on the server's sweep: a write only counts its bytes.
 
 /** How long something has stayed stalled, with no progress in between. */
 export class StallClock {
   private since = 0;
+  /** Bytes sent since the last progress (`sent`). */
+  private unprogressed = 0;
 
-  /** Progress: bytes went out (a drain, DATA within a window). */
+  /** Progress: bytes went out (a drain: the whole queue did). */
   progressed(): void {
     this.since = 0;
+    this.unprogressed = 0;
+  }
+
+  /** `bytes` went out: progress once they add up to `atLeast` since the last progress. */
+  sent(bytes: number, atLeast: number): void {
+    this.unprogressed += bytes;
+    if (this.unprogressed >= atLeast) this.progressed();
   }
 
   /** Whether `stalled` has held from one check to this one, with no progress, for `limit` ms. */

@@ -30,8 +30,6 @@ export class Outbound {
   /** END_STREAM goes out after the chunks: with `trailers` as a HEADERS frame, or on the last DATA. */
   endQueued = false;
   trailers: HeaderList | null = null;
-  /** DATA bytes sent since the stream's stall clock last counted progress (PROGRESS_BYTES). */
-  sentSinceProgress = 0;
 }
 
 /**
@@ -114,11 +112,7 @@ export class Send {
       else chunks[0] = chunk.subarray(n);
       out.bytes -= n;
       this.queuedBytes -= n;
-      out.sentSinceProgress += n;
-      if (out.sentSinceProgress >= PROGRESS_BYTES) {
-        out.sentSinceProgress = 0;
-        stream.sendStall.progressed();
-      }
+      stream.sendStall.sent(n, PROGRESS_BYTES);
       this.window.consume(n);
       stream.sendWindow.consume(n);
       const last = chunks.length === 0 && out.endQueued && !out.trailers;
