@@ -1,5 +1,10 @@
 // The calling half of a channel: requests waiting for their answer (each with its timeout and its
 // caller's signal) and streams being read, fed by the RESPONSE, ERROR, DATA and END frames.
+//
+// The other side runs at most its `maxConcurrent` requests and streams at once (it says how many
+// in its Hello, and fails the channel past it), so this side counts the ones it sent and not yet
+// saw answered, and queues the rest here, in order, as an HTTP/2 client does past
+// SETTINGS_MAX_CONCURRENT_STREAMS. A queued request's timeout runs while it waits.
 import { IpcError } from './errors.js';
 import { IpcFrameType } from './frame.js';
 import { creditPayload } from './credit.js';
@@ -44,6 +49,13 @@ interface Pending {
   timer: ReturnType<typeof setTimeout> | null;
 }
 
+/** A REQUEST or STREAM frame waiting for one of the other side's slots. */
+interface Queued {
+  type: typeof IpcFrameType.REQUEST | typeof IpcFrameType.STREAM;
+  id: number;
+  payload: unknown;
+}
+
 /** Request ids run 1..MAX_REQUEST_ID and wrap (0 is never an id; ids stay below u32 max). */
 const MAX_REQUEST_ID = 0xffff_fffe;
 const EMPTY = new Uint8Array(0);
@@ -55,6 +67,12 @@ export class Caller {
   private readonly pending = new Map<number, Pending>();
   private readonly receivers = new Map<number, StreamReceiver<unknown>>();
   private nextId = 1;
+  /** Requests and streams sent and not yet answered (or cancelled): the other side's slots in use. */
+  private open = 0;
+  /** The other side's `maxConcurrent`, from its Hello. */
+  private slots = Infinity;
+  /** What waits for a slot, by id, oldest first (a Map: one cancelled while it waits leaves at once). */
+  private readonly queue = new Map<number, Queued>();
 
   constructor(
     private readonly link: ChannelLink,
@@ -62,6 +80,11 @@ export class Caller {
     private readonly timeout: number,
   ) {
     checkTimeout(timeout);
+  }
+
+  /** The other side's Hello said how many requests and streams it runs at once. */
+  setSlots(slots: number): void {
+    this.slots = slots;
   }
 
   /** Sends a request (the channel is ready); the promise settles with its answer. */
@@ -98,12 +121,7 @@ export class Caller {
         },
         timer,
       });
-      try {
-        link.send(IpcFrameType.REQUEST, id, payload);
-      } catch (error) {
-        // Over the frame limit: nothing went out.
-        this.settle(id)?.reject(error as Error);
-      }
+      this.begin({ type: IpcFrameType.REQUEST, id, payload });
     });
   }
 
@@ -114,15 +132,16 @@ export class Caller {
       bytes: checkWindow(options.highWaterBytes ?? DEFAULT_STREAM_WINDOW.bytes, 'bytes'),
     };
     const id = this.allocateId();
-    const receiver = new StreamReceiver<T>(
-      window,
-      (items, bytes) => this.sendCredit(id, items, bytes),
-      () => this.cancelStream(id),
-    );
+    let begun = false;
+    // The other side knows of the stream (or it waits for a slot) once begun.
+    const cancel = () => {
+      if (this.receivers.delete(id) && begun) this.abandon(id);
+    };
+    const receiver = new StreamReceiver<T>(window, (items, bytes) => this.sendCredit(id, items, bytes), cancel);
     this.receivers.set(id, receiver as StreamReceiver<unknown>);
     const cancelled = () => {
       receiver.error(new IpcError('ERR_CANCELLED', `${method} was cancelled`));
-      this.cancelStream(id);
+      cancel();
     };
     if (options.signal?.aborted) cancelled();
     else options.signal?.addEventListener('abort', cancelled, { once: true });
@@ -130,12 +149,15 @@ export class Caller {
       if (!this.receivers.has(id)) return;
       const failure = this.link.failure();
       if (failure) return receiver.error(failure);
+      let payload: unknown;
       try {
-        this.link.send(IpcFrameType.STREAM, id, this.link.codec.encode([method, params ?? null, window.items, window.bytes]));
+        payload = this.link.codec.encode([method, params ?? null, window.items, window.bytes]);
       } catch (error) {
         this.receivers.delete(id);
-        receiver.error(error as Error);
+        return receiver.error(error as Error);
       }
+      begun = true;
+      this.begin({ type: IpcFrameType.STREAM, id, payload });
     };
     return { readable: receiver.readable, open, error: (error) => receiver.error(error) };
   }
@@ -148,20 +170,25 @@ export class Caller {
         const receiver = this.receivers.get(frame.id);
         if (receiver) {
           this.receivers.delete(frame.id);
+          this.answered();
           return receiver.error(remoteError(this.link.codec.decode(frame.payload)));
         }
         const pending = this.settle(frame.id);
         if (!pending) return; // cancelled or timed out already
+        this.answered();
         const payload = this.link.codec.decode(frame.payload);
         if (frame.type === IpcFrameType.RESPONSE) return pending.resolve(payload);
         return pending.reject(remoteError(payload));
       }
       case IpcFrameType.DATA:
         return this.receivers.get(frame.id)?.item(this.link.codec.decode(frame.payload), frame.size);
-      case IpcFrameType.END:
-        this.receivers.get(frame.id)?.end();
+      case IpcFrameType.END: {
+        const receiver = this.receivers.get(frame.id);
+        if (!receiver) return; // cancelled already
         this.receivers.delete(frame.id);
-        return;
+        this.answered();
+        return receiver.end();
+      }
     }
   }
 
@@ -174,6 +201,44 @@ export class Caller {
     this.pending.clear();
     for (const receiver of this.receivers.values()) receiver.error(error);
     this.receivers.clear();
+    this.queue.clear();
+    this.open = 0;
+  }
+
+  /** Sends a REQUEST or STREAM frame if the other side has a slot for it, else queues it. */
+  private begin(opening: Queued): void {
+    if (this.open >= this.slots) {
+      this.queue.set(opening.id, opening);
+      return;
+    }
+    this.open++;
+    try {
+      this.link.send(opening.type, opening.id, opening.payload);
+    } catch (error) {
+      // Over the frame limit: nothing went out.
+      this.open--;
+      if (opening.type === IpcFrameType.REQUEST) return this.settle(opening.id)?.reject(error as Error);
+      this.receivers.get(opening.id)?.error(error as Error);
+      this.receivers.delete(opening.id);
+    }
+  }
+
+  /** A request or stream the other side had is over: its slot goes to the oldest one waiting. */
+  private answered(): void {
+    this.open--;
+    if (this.queue.size === 0) return;
+    for (const [id, next] of this.queue) {
+      if (this.open >= this.slots) return;
+      this.queue.delete(id);
+      this.begin(next);
+    }
+  }
+
+  /** A request or stream is given up: the other side is told (it frees the slot) if it was sent. */
+  private abandon(id: number): void {
+    if (this.queue.delete(id)) return;
+    this.quietly(IpcFrameType.CANCEL, id, EMPTY);
+    this.answered();
   }
 
   private allocateId(): number {
@@ -194,16 +259,12 @@ export class Caller {
   private cancel(id: number, error: IpcError): void {
     const pending = this.settle(id);
     if (!pending) return;
-    this.quietly(IpcFrameType.CANCEL, id, EMPTY);
+    this.abandon(id);
     pending.reject(error);
   }
 
   private sendCredit(id: number, items: number, bytes: number): void {
     this.quietly(IpcFrameType.CREDIT, id, creditPayload(this.link.cloning, items, bytes));
-  }
-
-  private cancelStream(id: number): void {
-    if (this.receivers.delete(id)) this.quietly(IpcFrameType.CANCEL, id, EMPTY);
   }
 
   /** Control frames: nothing to send once the channel failed. */

@@ -16,8 +16,11 @@ import { utf8Range } from '../utf8.js';
 
 export type { RequestOptions, StreamOptions } from './caller.js';
 
-/** 2: streams (STREAM, DATA, END, CREDIT frames); 3: stream windows count bytes as well as items. */
-export const PROTOCOL_VERSION = 3;
+/**
+ * 2: streams (STREAM, DATA, END, CREDIT frames); 3: stream windows count bytes as well as items;
+ * 4: the Hello says how many requests and streams a side runs at once (`maxConcurrent`).
+ */
+export const PROTOCOL_VERSION = 4;
 
 /** How an IpcChannel encodes, how large a frame may be, and how long it waits. */
 export interface ChannelOptions {
@@ -35,6 +38,12 @@ export interface ChannelOptions {
   timeout?: number;
   /** How long to wait for the other side's Hello, in ms. Default 5 s. */
   handshakeTimeout?: number;
+  /**
+   * How many of the other side's requests and streams this side runs at once. The other side
+   * queues the rest and sends them as answers go back, so they wait, they do not fail; a peer
+   * that sends more anyway fails the channel (`ERR_TOO_MANY_REQUESTS`). Default 1,024.
+   */
+  maxConcurrent?: number;
 }
 
 /** What a Hello frame says, as JSON. */
@@ -42,12 +51,21 @@ interface Hello {
   version?: number;
   maxFrame?: number;
   codec?: string;
+  maxConcurrent?: number;
 }
 
 /** A request not answered in this long is rejected (ChannelOptions.timeout). */
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** The other side's Hello must come within this (ChannelOptions.handshakeTimeout). */
 const DEFAULT_HANDSHAKE_TIMEOUT_MS = 5000;
+/**
+ * Requests and streams a side runs at once (ChannelOptions.maxConcurrent): many more than a
+ * pipe needs to stay full (64 in flight already batch a turn's frames into one write), few enough
+ * that what a peer can hold here is bounded.
+ */
+const DEFAULT_MAX_CONCURRENT = 1024;
+/** The largest `maxConcurrent`: a u32, as HTTP/2's SETTINGS_MAX_CONCURRENT_STREAMS. */
+const MAX_CONCURRENT_LIMIT = 0xffff_ffff;
 
 /**
  * A request/response, stream and event channel over an IpcTransport. `Local` is what this side
@@ -91,8 +109,10 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
       backlogged: () => transport.backlogged?.() === true,
       send: (type, id, payload) => this.send(type, id, payload),
     };
+    const maxConcurrent = options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT;
+    if (!isConcurrency(maxConcurrent)) throw new RangeError(`maxConcurrent must be an integer from 1 to ${MAX_CONCURRENT_LIMIT}`);
     this.caller = new Caller(link, options.timeout ?? DEFAULT_TIMEOUT_MS);
-    this.server = new Server(link);
+    this.server = new Server(link, maxConcurrent);
     this.ready = new Promise<void>((resolve, reject) => (this.settleReady = { resolve, reject }));
     this.ready.catch(() => {}); // reported through request() and close()
     const handshake = setTimeout(
@@ -107,7 +127,13 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     transport.start({
       data: (chunk) => this.receive(chunk),
       value: (message) => this.receiveValue(message),
-      drained: () => this.server.drained(),
+      drained: () => {
+        try {
+          this.server.drained();
+        } catch (error) {
+          this.failAndClose(error);
+        }
+      },
       end: (error) => {
         try {
           this.decoder.end();
@@ -117,7 +143,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
         this.fail(error ?? new IpcError('ERR_CLOSED', 'the other side closed the channel'));
       },
     });
-    const hello = { version: PROTOCOL_VERSION, maxFrame: this.maxFrame, codec: this.codec.name };
+    const hello: Hello = { version: PROTOCOL_VERSION, maxFrame: this.maxFrame, codec: this.codec.name, maxConcurrent };
     transport.send(encodeFrame(IpcFrameType.HELLO, 0, jsonCodec.encode(hello), this.maxFrame));
   }
 
@@ -269,9 +295,19 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
       throw new IpcError('ERR_HANDSHAKE', `protocol version ${hello.version} is not ${PROTOCOL_VERSION}`);
     if (hello.codec !== this.codec.name)
       throw new IpcError('ERR_HANDSHAKE', `the other side speaks ${hello.codec}, this side ${this.codec.name}`);
+    if (!isConcurrency(hello.maxConcurrent))
+      throw new IpcError(
+        'ERR_HANDSHAKE',
+        `the other side's maxConcurrent (${hello.maxConcurrent}) is not an integer from 1 to ${MAX_CONCURRENT_LIMIT}`,
+      );
+    this.caller.setSlots(hello.maxConcurrent);
     if (typeof hello.maxFrame === 'number' && hello.maxFrame < this.maxFrame) this.maxFrame = hello.maxFrame;
     this.decoder.setMaxFrame(this.maxFrame);
     this.isReady = true;
     this.settleReady.resolve();
   }
+}
+
+function isConcurrency(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_CONCURRENT_LIMIT;
 }

@@ -13,7 +13,8 @@ export type IpcErrorCode =
   | 'ERR_NO_HANDLER'
   | 'ERR_REMOTE'
   | 'ERR_DECODE'
-  | 'ERR_FLOW_CONTROL';
+  | 'ERR_FLOW_CONTROL'
+  | 'ERR_TOO_MANY_REQUESTS';
 
 /** An IPC failure with a stable `code`. */
 export class IpcError extends CodedError<IpcErrorCode> {}

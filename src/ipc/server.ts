@@ -1,6 +1,14 @@
 // The serving half of a channel: handlers by method, the requests and streams they are running
 // (so a CANCEL aborts the right one's signal), fed by the REQUEST, STREAM, CANCEL and CREDIT
 // frames. Every error goes back as one kind of ERROR payload (link.ts `errorPayload`).
+//
+// Two bounds hold what the other side can make this side keep. It may run at most `maxConcurrent`
+// requests and streams at once (it learns the number from the Hello and queues the rest at home),
+// so a peer past it is broken or hostile and fails the channel. And while the transport has a
+// backlog (the other side is not reading its answers), new requests wait instead of running, as
+// node:http holds pipelined requests while a response waits for `drain`: answers never pile up
+// here faster than the other side takes them. Reading goes on, so two channels that both wait on
+// each other cannot deadlock.
 import { IpcError } from './errors.js';
 import { IpcFrameType } from './frame.js';
 import { readCredit } from './credit.js';
@@ -33,29 +41,51 @@ class Serving {
   }
 }
 
+/** A REQUEST or STREAM frame, decoded. */
+interface Opening {
+  type: typeof IpcFrameType.REQUEST | typeof IpcFrameType.STREAM;
+  id: number;
+  message: unknown;
+}
+
 const EMPTY = new Uint8Array(0);
 const NO_HANDLER = 'ERR_NO_HANDLER';
 
 /** The serving half of an IpcChannel. */
 export class Server {
   readonly handlers = new Map<string, Handler>();
-  /** Requests being served; their AbortController is made only if the handler reads `signal`. */
+  /**
+   * Requests and streams being served and not yet answered (a request whose handler returned a
+   * value is answered at once and never here); their AbortController is made only if the handler
+   * reads `signal`.
+   */
   private readonly running = new Map<number, Serving>();
   private readonly senders = new Map<number, StreamSender>();
+  /** Requests and streams waiting for the transport's backlog to clear, by id, oldest first. */
+  private readonly held = new Map<number, Opening>();
 
-  constructor(private readonly link: ChannelLink) {}
+  constructor(
+    private readonly link: ChannelLink,
+    /** How many requests and streams the other side may have here at once (ChannelOptions.maxConcurrent). */
+    private readonly maxConcurrent: number,
+  ) {}
 
   /** A frame for this half (REQUEST, STREAM, CANCEL, CREDIT). */
   receive(frame: ChannelFrame): void {
     switch (frame.type) {
       case IpcFrameType.REQUEST:
-        return this.serve(frame.id, this.link.codec.decode(frame.payload) as [string, unknown]);
-      case IpcFrameType.STREAM:
-        return this.serveStream(frame.id, this.link.codec.decode(frame.payload) as [string, unknown, number, number]);
+      case IpcFrameType.STREAM: {
+        this.admit(frame.id);
+        const opening = { type: frame.type, id: frame.id, message: this.link.codec.decode(frame.payload) };
+        if (this.held.size > 0 || this.link.backlogged()) this.held.set(frame.id, opening);
+        else this.start(opening);
+        return;
+      }
       case IpcFrameType.CANCEL:
         this.running.get(frame.id)?.abort(new IpcError('ERR_CANCELLED', 'the caller cancelled'));
         this.running.delete(frame.id);
         this.senders.get(frame.id)?.stop();
+        this.held.delete(frame.id);
         return;
       case IpcFrameType.CREDIT: {
         const { items, bytes } = readCredit(frame.payload);
@@ -64,9 +94,14 @@ export class Server {
     }
   }
 
-  /** The transport's pipe took its backlog: streams waiting on it go on. */
+  /** The transport's pipe took its backlog: streams waiting on it go on, held requests start. */
   drained(): void {
     for (const sender of this.senders.values()) sender.drained();
+    for (const [id, opening] of this.held) {
+      if (this.link.backlogged() || this.link.failure()) return;
+      this.held.delete(id);
+      this.start(opening);
+    }
   }
 
   /** The channel failed: running handlers' signals abort, streams stop. */
@@ -75,30 +110,47 @@ export class Server {
     this.running.clear();
     for (const sender of this.senders.values()) sender.stop();
     this.senders.clear();
+    this.held.clear();
+  }
+
+  /** Checks a REQUEST or STREAM against what the other side agreed to; a breach fails the channel. */
+  private admit(id: number): void {
+    if (this.running.has(id) || this.held.has(id))
+      throw new IpcError('ERR_CORRUPT_FRAME', `the other side reused id ${id}, which is still running`);
+    if (this.running.size + this.held.size >= this.maxConcurrent)
+      throw new IpcError(
+        'ERR_TOO_MANY_REQUESTS',
+        `the other side sent more than the ${this.maxConcurrent} requests and streams it may have here at once (maxConcurrent)`,
+      );
+  }
+
+  private start({ type, id, message }: Opening): void {
+    if (type === IpcFrameType.REQUEST) this.serve(id, message as [string, unknown]);
+    else this.serveStream(id, message as [string, unknown, number, number]);
   }
 
   private serve(id: number, [method, params]: [string, unknown]): void {
     const handler = this.handlers.get(method);
     if (!handler) return this.replyError(id, `no handler for ${method}`, NO_HANDLER);
     const serving = new Serving();
-    const fail = (error: unknown) => {
-      if (!serving.aborted) this.replyError(id, error);
-    };
     let result: unknown;
     try {
       result = handler(params, serving);
     } catch (error) {
-      return fail(error);
+      return this.replyError(id, error);
     }
     const thenable = result !== null && typeof (result as PromiseLike<unknown> | undefined)?.then === 'function';
     if (!thenable) return this.reply(id, result ?? null);
     // Asynchronous handlers can be cancelled while they run.
     this.running.set(id, serving);
-    Promise.resolve(result)
-      .then((value) => {
-        if (!serving.aborted) this.reply(id, value ?? null);
-      }, fail)
-      .finally(() => this.running.delete(id));
+    Promise.resolve(result).then(
+      (value) => {
+        if (this.finish(id, serving)) this.reply(id, value ?? null);
+      },
+      (error) => {
+        if (this.finish(id, serving)) this.replyError(id, error);
+      },
+    );
   }
 
   private serveStream(id: number, [method, params, items, bytes]: [string, unknown, number, number]): void {
@@ -109,8 +161,12 @@ export class Server {
     const sender = new StreamSender(window, {
       item: (value) => this.quietly(IpcFrameType.DATA, id, this.link.codec.encode(value)),
       backlogged: () => this.link.backlogged(),
-      end: () => this.quietly(IpcFrameType.END, id, EMPTY),
-      error: (error) => this.replyError(id, error),
+      end: () => {
+        if (this.finish(id, serving)) this.quietly(IpcFrameType.END, id, EMPTY);
+      },
+      error: (error) => {
+        if (this.finish(id, serving)) this.replyError(id, error);
+      },
     });
     this.running.set(id, serving);
     this.senders.set(id, sender);
@@ -120,10 +176,18 @@ export class Server {
     } catch (error) {
       source = Promise.reject(error);
     }
-    void sender.pump(source).finally(() => {
-      this.running.delete(id);
-      this.senders.delete(id);
-    });
+    void sender.pump(source).finally(() => this.senders.delete(id));
+  }
+
+  /**
+   * A request or stream is answered: it leaves the running set before its last frame goes, so the
+   * other side, which counts it until that frame arrives, never sees fewer slots than this side
+   * does. False if it was cancelled (or the channel failed) first: then nothing is sent.
+   */
+  private finish(id: number, serving: Serving): boolean {
+    if (serving.aborted) return false;
+    this.running.delete(id);
+    return true;
   }
 
   /** The handler's result; one too large for a frame (or not encodable) becomes an error for the caller. */

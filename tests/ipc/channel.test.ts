@@ -23,6 +23,12 @@ import { msgpackCodec, msgpackrRecordsCodec } from '../../src/ipc/msgpack.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A raw peer's Hello: JSON, this protocol version, what a default channel says, and `overrides`. */
+function helloFrame(overrides: Record<string, unknown> = {}): Uint8Array {
+  const hello = { version: PROTOCOL_VERSION, maxFrame: 1 << 20, codec: 'json', maxConcurrent: 1024, ...overrides };
+  return encodeFrame(IpcFrameType.HELLO, 0, jsonCodec.encode(hello));
+}
+
 /** The codecs by the name the child peer (child-peer.mjs) takes on its command line. */
 const CODECS = { json: () => jsonCodec, msgpack: () => msgpackCodec, msgpackr: msgpackrRecordsCodec };
 
@@ -103,8 +109,7 @@ describe('IPC failures on the wire', () => {
   it('a peer of another protocol version fails the handshake, naming both', async () => {
     const { server, client, serverSide } = await socketPair();
     const a = new IpcChannel(streamTransport(client));
-    const older = { version: PROTOCOL_VERSION - 1, maxFrame: 1 << 20, codec: 'json' };
-    serverSide.write(encodeFrame(IpcFrameType.HELLO, 0, jsonCodec.encode(older)));
+    serverSide.write(helloFrame({ version: PROTOCOL_VERSION - 1 }));
     await expect(a.ready).rejects.toMatchObject({
       code: 'ERR_HANDSHAKE',
       message: `protocol version ${PROTOCOL_VERSION - 1} is not ${PROTOCOL_VERSION}`,
@@ -119,8 +124,7 @@ describe('IPC failures on the wire', () => {
     ] as const) {
       const { server, client, serverSide } = await socketPair();
       const a = new IpcChannel(streamTransport(client));
-      const hello = { version: PROTOCOL_VERSION, maxFrame: 1 << 20, codec: 'json' };
-      serverSide.write(encodeFrame(IpcFrameType.HELLO, 0, jsonCodec.encode(hello)));
+      serverSide.write(helloFrame());
       await a.ready;
       const reader = a.stream('flood', null, window).getReader();
       // The hostile side answers the STREAM frame with more than it may.
@@ -149,7 +153,7 @@ describe('IPC failures on the wire', () => {
     // The hostile side: the largest window there is, credit for one more, and no reading (that
     // would be 128 MiB queued here, 64 MiB of them with no credit given back).
     const window = [65_536, 1024 * 1024 * 1024];
-    client.write(encodeFrame(IpcFrameType.HELLO, 0, jsonCodec.encode({ version: PROTOCOL_VERSION, maxFrame: 1 << 20, codec: 'json' })));
+    client.write(helloFrame());
     client.write(encodeFrame(IpcFrameType.STREAM, 1, jsonCodec.encode(['endless', null, ...window])));
     const credit = new Uint8Array(8);
     new DataView(credit.buffer).setUint32(0, window[0]!);
