@@ -1,7 +1,7 @@
 // Round trips over a web MessageChannel inside one thread: the IPC transport every runtime has,
 // browsers included (the Node-only transports are in ipc-transports.ts). Each run has `inFlight`
 // requests out at once (1: one at a time) and ends when all are answered.
-import { encodeFrame, IpcFrameType, IpcChannel, jsonCodec, portTransport, type Codec } from '../../src/ipc/index.js';
+import { encodeFrame, IpcFrameType, IpcChannel, jsonCodec, portTransport, transfer, type Codec } from '../../src/ipc/index.js';
 
 export interface RoundTrip {
   run(): Promise<unknown>;
@@ -136,3 +136,52 @@ export const messageChannelStreamRaw: MakeStream = async (item, count) => {
     close: async () => (port1.close(), port2.close()),
   };
 };
+
+/** Round trips of `{ data }`, a buffer of `size` bytes, echoed back: cloned each way, or moved (transferred). */
+export type MakeBufferTrip = (size: number, moved: boolean) => Promise<RoundTrip>;
+
+/**
+ * A run sends the buffer and waits for it to come back; the next run sends what came back (a
+ * moved buffer is detached on the side that sent it).
+ */
+function bufferTrips(size: number, send: (message: { data: Uint8Array }) => Promise<{ data: Uint8Array }>): () => Promise<unknown> {
+  let message: { data: Uint8Array } = { data: new Uint8Array(size).fill(1) };
+  return async () => (message = await send(message));
+}
+
+/** The raw port: the message posted and posted back, with the buffer in the transfer list if moved. */
+export const messageChannelBufferRaw: MakeBufferTrip = async (size, moved) => {
+  const { port1, port2 } = new MessageChannel();
+  const list = (message: { data: Uint8Array }) => (moved ? [message.data.buffer as ArrayBuffer] : []);
+  port2.onmessage = (event: MessageEvent) => port2.postMessage(event.data, list(event.data as { data: Uint8Array }));
+  let back: ((message: { data: Uint8Array }) => void) | null = null;
+  port1.onmessage = (event: MessageEvent) => back?.(event.data as { data: Uint8Array });
+  const run = bufferTrips(size, (message) => {
+    const answer = new Promise<{ data: Uint8Array }>((resolve) => (back = resolve));
+    port1.postMessage(message, list(message));
+    return answer;
+  });
+  return { run, close: async () => (port1.close(), port2.close()) };
+};
+
+/** IpcChannel over the same port (values cloned), moving the buffer with `transfer` if moved. */
+export const messageChannelBufferFramed: MakeBufferTrip = async (size, moved) => {
+  const { port1, port2 } = new MessageChannel();
+  const mark = (message: { data: Uint8Array }) => (moved ? transfer(message, [message.data.buffer]) : message);
+  new IpcChannel(portTransport(port2)).handle('echo', (message: { data: Uint8Array }) => mark(message));
+  const channel = new IpcChannel(portTransport(port1));
+  await channel.ready;
+  const run = bufferTrips(size, (message) => channel.request('echo', mark(message)) as Promise<{ data: Uint8Array }>);
+  return { run, close: async () => (port1.close(), port2.close()) };
+};
+
+/** comlink over the same port, moving the buffer with `Comlink.transfer` if moved. */
+export async function messageChannelBufferComlink(size: number, moved: boolean): Promise<RoundTrip> {
+  const Comlink = await import('comlink');
+  const { port1, port2 } = new MessageChannel();
+  const mark = (message: { data: Uint8Array }) => (moved ? Comlink.transfer(message, [message.data.buffer as ArrayBuffer]) : message);
+  Comlink.expose({ echo: (message: { data: Uint8Array }) => mark(message) }, port2);
+  const remote = Comlink.wrap<{ echo(message: { data: Uint8Array }): { data: Uint8Array } }>(port1);
+  const run = bufferTrips(size, (message) => remote.echo(mark(message)));
+  return { run, close: async () => (port1.close(), port2.close()) };
+}

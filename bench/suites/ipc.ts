@@ -3,12 +3,16 @@
 import { items, LARGE, MEDIUM, SMALL } from '../peers/ipc-messages.js';
 import {
   messageChannelBirpc,
+  messageChannelBufferComlink,
+  messageChannelBufferFramed,
+  messageChannelBufferRaw,
   messageChannelComlink,
   messageChannelFramed,
   messageChannelFramedJson,
   messageChannelRaw,
   messageChannelStream,
   messageChannelStreamRaw,
+  type MakeBufferTrip,
   type MakeRoundTrip,
   type MakeStream,
   type RoundTrip,
@@ -27,6 +31,9 @@ const STREAM_ITEMS: [string, string][] = [
   ['16 B', 'x'.repeat(14)],
   ['1 KB', 'x'.repeat(1022)],
 ];
+
+/** A buffer sent to a worker and back (an image of 1024 x 1024 RGBA), cloned each way or moved. */
+const BUFFER_BYTES = 4 * 1024 * 1024;
 
 /** One request at a time (latency), and many out at once (throughput; time per batch). */
 const ROUND_TRIPS_IN_FLIGHT = [1, 64];
@@ -136,6 +143,28 @@ export const ipcSuite: Suite = {
             async () => trip?.close(),
           );
         }
+      }
+    }
+    // A large buffer there and back over a port: cloned (the default), or moved with `transfer` (as
+    // comlink's `Comlink.transfer`), against the raw port doing the same.
+    const bufferTrips: [string, MakeBufferTrip][] = [
+      ['raw port', messageChannelBufferRaw],
+      ['IpcChannel request', messageChannelBufferFramed],
+      ['comlink', messageChannelBufferComlink],
+    ];
+    for (const moved of [false, true]) {
+      for (const [impl, make] of bufferTrips) {
+        let trip: RoundTrip | undefined;
+        add(
+          'round trip of 4 MiB of bytes over MessageChannel (same thread)',
+          `${impl}, ${moved ? 'moved (transfer)' : 'cloned'}`,
+          async () => {
+            trip = await make(BUFFER_BYTES, moved);
+            return () => trip!.run();
+          },
+          impl === 'raw port' && !moved,
+          async () => trip?.close(),
+        );
       }
     }
     // Streams: items/s of `stream` with the default credit window against the raw transport

@@ -11,6 +11,7 @@ import { unref, type ChannelFrame, type ChannelLink } from './link.js';
 import { Outbox } from './outbox.js';
 import type { IpcMethods, MethodHandler, MethodItem, MethodParams, MethodResult } from './methods.js';
 import { Server, type Handler } from './server.js';
+import { takeTransferList } from './transfer.js';
 import type { IpcTransport } from './transport.js';
 import { utf8Range } from '../utf8.js';
 
@@ -206,7 +207,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
    */
   private send(type: IpcFrameType, id: number, payload: unknown): number {
     if (this.cloning) {
-      this.transport.sendValue!([type, id, payload]);
+      this.transport.sendValue!([type, id, payload], takeTransferList(type, payload));
       return 0;
     }
     if (typeof payload === 'string') return this.outbox.text(type, id, payload, this.maxFrame);

@@ -6,3 +6,4 @@ export { DEFAULT_MAX_FRAME, encodeFrame, IPC_FRAME_HEADER_SIZE, FrameDecoder, Ip
 export type { Receiver, IpcTransport } from './transport.js';
 export { portTransport, type PortLike } from './transports/port.js';
 export { streamTransport } from './transports/stream.js';
+export { transfer, type TransferList } from './transfer.js';

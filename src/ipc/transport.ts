@@ -1,3 +1,5 @@
+import type { TransferList } from './transfer.js';
+
 /** What the channel needs from a pipe; the adapters in transports/ provide it. */
 export interface Receiver {
   data(chunk: Uint8Array): void;
@@ -15,9 +17,10 @@ export interface IpcTransport {
   send(bytes: Uint8Array): void;
   /**
    * Present on transports that carry structured-clonable values natively (a MessagePort): one
-   * value per message, cloned by the runtime. Channels on them default to the structured-clone codec.
+   * value per message, cloned by the runtime, but for what `transfer` lists, which is moved.
+   * Channels on them default to the structured-clone codec.
    */
-  sendValue?(value: unknown): void;
+  sendValue?(value: unknown, transfer?: TransferList): void;
   /**
    * A buffer for the channel to fill before it is sent, from the transport's cheapest memory (Node
    * streams: Buffer.allocUnsafe, which their write takes without a conversion). Absent: `new Uint8Array`.

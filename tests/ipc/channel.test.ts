@@ -18,6 +18,7 @@ import {
   type IpcTransport,
   type PortLike,
   type Receiver,
+  type TransferList,
 } from '../../src/ipc/index.js';
 import { msgpackCodec, msgpackrRecordsCodec } from '../../src/ipc/msgpack.js';
 
@@ -239,7 +240,10 @@ describe('IPC over a MessagePort with the structured-clone codec (the default th
     const { port1, port2 } = new MessageChannel();
     const transport = portTransport(port1);
     const posted: unknown[] = [];
-    const spied = { ...transport, sendValue: (value: unknown) => (posted.push(value), transport.sendValue!(value)) };
+    const spied = {
+      ...transport,
+      sendValue: (value: unknown, list?: TransferList) => (posted.push(value), transport.sendValue!(value, list)),
+    };
     const server = new IpcChannel(portTransport(port2)).handle('count', function* () {
       for (let i = 0; i < 100; i++) yield i;
     });
