@@ -20,15 +20,10 @@ import {
   type Receiver,
   type TransferList,
 } from '../../src/ipc/index.js';
+import { helloFrame } from './raw-peer.js';
 import { msgpackCodec, msgpackrRecordsCodec } from '../../src/ipc/msgpack.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A raw peer's Hello: JSON, this protocol version, what a default channel says, and `overrides`. */
-function helloFrame(overrides: Record<string, unknown> = {}): Uint8Array {
-  const hello = { version: PROTOCOL_VERSION, maxFrame: 1 << 20, codec: 'json', maxConcurrent: 1024, ...overrides };
-  return encodeFrame(IpcFrameType.HELLO, 0, jsonCodec.encode(hello));
-}
 
 /** The codecs by the name the child peer (child-peer.mjs) takes on its command line. */
 const CODECS = { json: () => jsonCodec, msgpack: () => msgpackCodec, msgpackr: msgpackrRecordsCodec };

@@ -3,28 +3,10 @@
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { socketPair } from '../../bench/peers/ipc-transports.js';
-import {
-  encodeFrame,
-  FrameDecoder,
-  IpcChannel,
-  IpcFrameType,
-  jsonCodec,
-  portTransport,
-  PROTOCOL_VERSION,
-  streamTransport,
-  type ChannelOptions,
-} from '../../src/ipc/index.js';
+import { FrameDecoder, IpcChannel, IpcFrameType, portTransport, streamTransport, type ChannelOptions } from '../../src/ipc/index.js';
+import { helloFrame, requestFrame } from './raw-peer.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A raw peer's Hello: JSON, this protocol version, what a default channel says, and `overrides`. */
-function helloFrame(overrides: Record<string, unknown> = {}): Uint8Array {
-  const hello = { version: PROTOCOL_VERSION, maxFrame: 1 << 20, codec: 'json', maxConcurrent: 1024, ...overrides };
-  return encodeFrame(IpcFrameType.HELLO, 0, jsonCodec.encode(hello));
-}
-
-const request = (id: number, method: string, params: unknown = null) =>
-  encodeFrame(IpcFrameType.REQUEST, id, jsonCodec.encode([method, params]));
 
 /** A channel pair: `a` calls, `b` serves with `options`. */
 const transports: [string, (options: ChannelOptions) => Promise<{ a: IpcChannel; b: IpcChannel; close(): void }>][] = [
@@ -134,9 +116,9 @@ describe('IPC maxConcurrent against a peer that breaks it', () => {
     b.handle('hang', () => (calls++, new Promise(() => {})));
     b.handle('now', () => 'now'); // answered at once: never holds a slot
     pair.client.write(helloFrame());
-    for (let id = 1; id <= 3; id++) pair.client.write(request(id, 'hang'));
-    for (let id = 4; id <= 10; id++) pair.client.write(request(id, 'now'));
-    pair.client.write(request(11, 'hang'));
+    for (let id = 1; id <= 3; id++) pair.client.write(requestFrame(id, 'hang'));
+    for (let id = 4; id <= 10; id++) pair.client.write(requestFrame(id, 'now'));
+    pair.client.write(requestFrame(11, 'hang'));
     await expect(b.ready).resolves.toBeUndefined();
     await expect
       .poll(() => b.request('x', null, { timeout: 10 }).catch((error: unknown) => error))
@@ -153,8 +135,8 @@ describe('IPC maxConcurrent against a peer that breaks it', () => {
     const b = new IpcChannel(streamTransport(pair.server));
     b.handle('hang', () => new Promise(() => {}));
     pair.client.write(helloFrame());
-    pair.client.write(request(7, 'hang'));
-    pair.client.write(request(7, 'hang'));
+    pair.client.write(requestFrame(7, 'hang'));
+    pair.client.write(requestFrame(7, 'hang'));
     await expect
       .poll(() => b.request('x', null, { timeout: 10 }).catch((error: unknown) => error))
       .toMatchObject({
@@ -184,7 +166,7 @@ describe('IPC answers held to the pipe', () => {
     b.handle('kb', () => (calls++, 'x'.repeat(1024)));
     pair.client.write(helloFrame());
     // 40,000 answers of 1 KB would be 40 MB queued here.
-    pair.client.write(Buffer.concat(Array.from({ length: REQUESTS }, (_, i) => request(i + 1, 'kb'))));
+    pair.client.write(Buffer.concat(Array.from({ length: REQUESTS }, (_, i) => requestFrame(i + 1, 'kb'))));
     await sleep(300);
     // What the socket's buffers hold (the kernel's both ways), and the answers of one read's requests.
     expect(calls * 1024).toBeLessThan(8 * 1024 * 1024);
