@@ -8,6 +8,7 @@
 import { IpcError } from './errors.js';
 import { IpcFrameType } from './frame.js';
 import { creditPayload } from './credit.js';
+import { remoteError } from './error-payload.js';
 import {
   DEFAULT_CLONED_STREAM_ITEMS,
   DEFAULT_STREAM_WINDOW,
@@ -287,10 +288,4 @@ function checkWindow(value: number, part: keyof StreamWindow): number {
 function checkTimeout(timeout: number): void {
   if (timeout === Infinity || (timeout >= 0 && timeout <= MAX_TIMEOUT_MS)) return;
   throw new RangeError(`a timeout is a number of ms from 0 to ${MAX_TIMEOUT_MS}, or Infinity, not ${timeout}`);
-}
-
-/** The caller's error for an ERROR frame's payload. */
-function remoteError(payload: unknown): IpcError {
-  const { message, code } = payload as { message: string; code?: string };
-  return new IpcError(code === 'ERR_NO_HANDLER' ? 'ERR_NO_HANDLER' : 'ERR_REMOTE', message);
 }

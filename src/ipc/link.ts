@@ -50,10 +50,5 @@ export interface ChannelLink {
   send(type: IpcFrameType, id: number, payload: unknown): number;
 }
 
-/** An ERROR frame's payload: the message, and a code the caller maps (ERR_NO_HANDLER). */
-export function errorPayload(codec: Codec<unknown>, error: unknown, code?: string): unknown {
-  return codec.encode({ message: error instanceof Error ? error.message : String(error), code });
-}
-
 /** Lets a timer not keep the process alive (Node); a no-op elsewhere. */
 export const unref = (timer: ReturnType<typeof setTimeout>) => (timer as { unref?(): void }).unref?.();

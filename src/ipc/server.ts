@@ -1,6 +1,6 @@
 // The serving half of a channel: handlers by method, the requests and streams they are running
 // (so a CANCEL aborts the right one's signal), fed by the REQUEST, STREAM, CANCEL and CREDIT
-// frames. Every error goes back as one kind of ERROR payload (link.ts `errorPayload`).
+// frames. Every error goes back as one kind of ERROR payload (error-payload.ts).
 //
 // Two bounds hold what the other side can make this side keep. It may run at most `maxConcurrent`
 // requests and streams at once (it learns the number from the Hello and queues the rest at home),
@@ -12,7 +12,8 @@
 import { IpcError } from './errors.js';
 import { IpcFrameType } from './frame.js';
 import { readCredit } from './credit.js';
-import { DEFAULT_STREAM_WINDOW, errorPayload, MAX_STREAM_WINDOW, type ChannelFrame, type ChannelLink, type StreamWindow } from './link.js';
+import { errorPayload } from './error-payload.js';
+import { DEFAULT_STREAM_WINDOW, MAX_STREAM_WINDOW, type ChannelFrame, type ChannelLink, type StreamWindow } from './link.js';
 import { StreamSender } from './stream-sender.js';
 
 /** A method's handler: its result (or a promise, or for a stream an iterable) goes back to the caller. */
@@ -49,7 +50,6 @@ interface Opening {
 }
 
 const EMPTY = new Uint8Array(0);
-const NO_HANDLER = 'ERR_NO_HANDLER';
 
 /** The serving half of an IpcChannel. */
 export class Server {
@@ -131,7 +131,7 @@ export class Server {
 
   private serve(id: number, [method, params]: [string, unknown]): void {
     const handler = this.handlers.get(method);
-    if (!handler) return this.replyError(id, `no handler for ${method}`, NO_HANDLER);
+    if (!handler) return this.replyError(id, `no handler for ${method}`, 'ERR_NO_HANDLER');
     const serving = new Serving();
     let result: unknown;
     try {
@@ -155,7 +155,7 @@ export class Server {
 
   private serveStream(id: number, [method, params, items, bytes]: [string, unknown, number, number]): void {
     const handler = this.handlers.get(method);
-    if (!handler) return this.replyError(id, `no handler for ${method}`, NO_HANDLER);
+    if (!handler) return this.replyError(id, `no handler for ${method}`, 'ERR_NO_HANDLER');
     const window = { items: windowPart(items, 'items'), bytes: windowPart(bytes, 'bytes') };
     const serving = new Serving();
     const sender = new StreamSender(window, {
@@ -200,7 +200,7 @@ export class Server {
     }
   }
 
-  private replyError(id: number, error: unknown, code?: string): void {
+  private replyError(id: number, error: unknown, code?: 'ERR_NO_HANDLER'): void {
     this.quietly(IpcFrameType.ERROR, id, errorPayload(this.link.codec, error, code));
   }
 

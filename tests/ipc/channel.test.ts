@@ -67,6 +67,34 @@ describe('IPC over a Unix domain socket', async () => {
     expect(await a.request('add', [2, 2])).toBe(4); // still usable
   });
 
+  it('gives a remote error the handler’s error as its cause: name, message and code', async () => {
+    const { readFile } = await import('node:fs/promises');
+    b.handle('read', () => readFile('/no/such/file'));
+    b.handle('typed', () => {
+      throw new TypeError('not a number');
+    });
+    b.handle('coded', async () => Promise.reject(Object.assign(new RangeError('too far'), { code: 42 })));
+    b.handle('thrown', () => {
+      throw 'a string';
+    });
+    type Failure = Error & { cause?: Error & { code?: unknown } };
+    const error = (method: string) =>
+      a.request(method).then(
+        (value) => ({ resolved: value }) as unknown as Failure,
+        (e: unknown) => e as Failure,
+      );
+    const read = await error('read');
+    expect(read).toMatchObject({ code: 'ERR_REMOTE', message: expect.stringContaining('ENOENT') });
+    expect(read.cause).toBeInstanceOf(Error);
+    expect(read.cause).toMatchObject({ name: 'Error', code: 'ENOENT', message: read.message });
+    expect((await error('typed')).cause).toMatchObject({ name: 'TypeError', message: 'not a number' });
+    expect((await error('coded')).cause).toMatchObject({ name: 'RangeError', message: 'too far', code: 42 });
+    const thrown = await error('thrown');
+    expect(thrown).toMatchObject({ code: 'ERR_REMOTE', message: 'a string' });
+    expect(thrown.cause).toBeUndefined();
+    expect((await error('nope')).cause).toBeUndefined(); // ERR_NO_HANDLER is the channel's own
+  });
+
   it('uses the smaller max frame of the two sides and refuses bigger messages before sending', async () => {
     await expect(a.request('add', [1, 'x'.repeat(5000)])).rejects.toMatchObject({ code: 'ERR_FRAME_TOO_LARGE' });
     expect(await a.request('add', [1, 2])).toBe(3);

@@ -182,7 +182,7 @@ describe.each(transports)('IPC streams over %s', (_, connect) => {
   it('reports a broken source, an oversize item, a non-iterable result and a missing handler', async () => {
     const reader = pair.a.stream('breaks').getReader();
     expect([(await reader.read()).value, (await reader.read()).value]).toEqual([1, 2]);
-    await expect(reader.read()).rejects.toMatchObject({ code: 'ERR_REMOTE', message: 'source broke' });
+    await expect(reader.read()).rejects.toMatchObject({ code: 'ERR_REMOTE', message: 'source broke', cause: { name: 'Error' } });
     if (pair.cloned) {
       // A value is not bytes: the frame limit does not apply to it (README: IPC codecs).
       expect((await readAll(pair.a.stream('huge')))[1]).toHaveLength(100 * 1024);
@@ -190,6 +190,7 @@ describe.each(transports)('IPC streams over %s', (_, connect) => {
       await expect(readAll(pair.a.stream('huge'))).rejects.toMatchObject({
         code: 'ERR_REMOTE',
         message: expect.stringMatching(/over the 65536-byte limit/),
+        cause: { name: 'IpcError', code: 'ERR_FRAME_TOO_LARGE' }, // the serving side's own refusal
       });
     }
     await expect(readAll(pair.a.stream('not-iterable'))).rejects.toMatchObject({
