@@ -50,6 +50,8 @@ const HONO_GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'> }[] = [
   { group: 'hono: hello (c.text)', spec: { path: '/hello', connections: CONNECTIONS, pipeline: 1 } },
   { group: 'hono: JSON (c.json)', spec: { path: '/json', connections: CONNECTIONS, pipeline: 1 } },
   { group: 'hono: cors + etag + secureHeaders, route param', spec: { path: '/mw/items/42', connections: CONNECTIONS, pipeline: 1 } },
+  { group: 'hono: 20 KB bytes (c.body)', spec: { path: '/bytes', connections: CONNECTIONS, pipeline: 1 } },
+  { group: 'hono: 20 KB file streamed from disk', spec: { path: '/file', connections: CONNECTIONS, pipeline: 1 } },
 ];
 
 const median = (values: number[]) =>

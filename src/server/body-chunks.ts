@@ -16,6 +16,26 @@ const READY_TURNS = 6;
 /** The most bytes read ahead to learn a length; past it the body streams. */
 export const READ_AHEAD_BYTES = 64 * 1024;
 
+/**
+ * How long a streamed response's head waits for the body's first chunk, to go out in one write
+ * with it (HTTP/1.1) or in one flush (HTTP/2). Sent alone, the head cost the client a wakeup of
+ * its own: a 20 KB file streamed from disk, 3.4k → 4.0k requests/s (wrk -c20). node:http holds a
+ * head till the first write, however long that takes; here an event stream whose first event is
+ * late gets its head this much later.
+ */
+const HEAD_HOLD_MS = 20;
+
+/** Resolves true once `next` (a stream's next chunk) settles, either way, or false after HEAD_HOLD_MS; never rejects. */
+export function settlesSoon(next: Promise<unknown>): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, HEAD_HOLD_MS, false)));
+  const settled = next.then(
+    () => true,
+    () => true,
+  );
+  return Promise.race([settled, late]).finally(() => clearTimeout(timer));
+}
+
 type ReadResult = ReadableStreamReadResult<Uint8Array>;
 const NOT_YET = Symbol('not yet');
 

@@ -6,9 +6,11 @@
 // body straight out. Anything else (formData(), an unusual init) goes to a real Response, made
 // once; from then on every member is the real one's. It passes `instanceof Response` both ways.
 //
-// Bodies kept as given: string, bytes (copied, as the Fetch standard does), Blob,
-// URLSearchParams, and an untouched `body` stream of another light response (so middleware that
-// re-wraps a response, `new Response(res.body, res)`, keeps it light and its length known).
+// Bodies kept as given: string, bytes (not copied, unlike the Fetch standard's: the app must not
+// change them until the response is sent), Blob, URLSearchParams, an untouched `body` stream of
+// another light response (so middleware that re-wraps a response, `new Response(res.body, res)`,
+// keeps it light and its length known), and any other stream, for the server to read (a member
+// that touches such a body makes the real Response first).
 import { fieldList, isFieldName } from '../fields.js';
 import { delegateToNative } from './native-delegate.js';
 import { headersOf, isHeaderValueAsIs } from './light-headers.js';
@@ -17,7 +19,10 @@ import { headersOf, isHeaderValueAsIs } from './light-headers.js';
 const NATIVE = Symbol.for('wirespeed.NativeResponse');
 const NativeResponse: typeof Response = (globalThis.Response as unknown as Record<symbol, typeof Response>)[NATIVE] ?? globalThis.Response;
 
-type LightBody = string | Uint8Array<ArrayBuffer> | Blob | null;
+/** A body this class reads itself. */
+type KeptBody = string | Uint8Array<ArrayBuffer> | Blob | null;
+/** And a stream not made here, which only the server reads (the members go to a real Response). */
+type LightBody = KeptBody | ReadableStream<Uint8Array>;
 type Fields = [string, string][];
 
 /** What the server writes for a light response. */
@@ -44,7 +49,7 @@ const decoder = new TextDecoder();
 
 /** A body stream made by a light response: adoptable by another one while nobody has read it. */
 interface StreamSource {
-  body: LightBody;
+  body: KeptBody;
   /** A read was asked for (the stream is disturbed), or another response took the body. */
   taken: boolean;
 }
@@ -60,7 +65,8 @@ function bodyStream(source: StreamSource): ReadableStream<Uint8Array> {
         if (body !== null) {
           const bytes =
             typeof body === 'string' ? encoder.encode(body) : body instanceof Blob ? new Uint8Array(await body.arrayBuffer()) : body;
-          if (bytes.length) controller.enqueue(bytes);
+          // The app's own bytes are not handed to a reader, which may change what it reads in place.
+          if (bytes.length) controller.enqueue(bytes === body ? bytes.slice() : bytes);
         }
         controller.close();
       },
@@ -92,7 +98,8 @@ class LightResponseImpl {
       if (!(#native in response)) return undefined;
       const self = response as unknown as LightResponseImpl;
       if (self.#native) return undefined;
-      if (self.bodyUsed) throw new TypeError('the response body was already read');
+      const used = self.#used || (self.#stream?.taken ?? false) || (self.#body instanceof ReadableStream && self.#body.locked);
+      if (used) throw new TypeError('the response body was already read');
       // The server takes the body now: a read of the body stream after this finds it taken.
       if (self.#stream) self.#stream.taken = true;
       return { status: self.#status, statusText: self.#statusText, headers: self.#headers ?? self.#fields, body: self.#body };
@@ -110,10 +117,12 @@ class LightResponseImpl {
     else if (typeof body === 'string') {
       this.#body = body;
       contentType = textType;
-    } else if (body instanceof Uint8Array) this.#body = new Uint8Array(body);
-    else if (body instanceof ArrayBuffer) this.#body = new Uint8Array(body.slice(0));
-    else if (ArrayBuffer.isView(body))
-      this.#body = new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer);
+    } else if (body instanceof Uint8Array) {
+      // Kept, not copied (the Fetch standard copies; @hono/node-server's Response keeps them too):
+      // a copy of a 20 KB body halved the requests a server answered (docs/architecture.md).
+      this.#body = body as Uint8Array<ArrayBuffer>;
+    } else if (body instanceof ArrayBuffer) this.#body = new Uint8Array(body);
+    else if (ArrayBuffer.isView(body)) this.#body = new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength);
     else if (body instanceof Blob) {
       this.#body = body;
       contentType = body.type || null;
@@ -121,12 +130,14 @@ class LightResponseImpl {
       this.#body = body.toString();
       contentType = FORM_URLENCODED;
     } else if (body instanceof ReadableStream) {
-      // Only the untouched body stream of another light response: its bytes are known.
+      if (body.locked) return false; // the runtime's Response refuses it, with its own error
       const source = streamSources.get(body);
-      if (!source || source.taken || body.locked) return false;
-      source.taken = true;
-      body.getReader(); // locked, as a Response that takes a stream leaves it
-      this.#body = source.body;
+      if (source && !source.taken) {
+        // The untouched body stream of another light response: its bytes, so its length, are known.
+        source.taken = true;
+        body.getReader(); // locked, as a Response that takes a stream leaves it
+        this.#body = source.body;
+      } else this.#body = body as ReadableStream<Uint8Array>; // any other stream (a file's): the server reads it
     } else return false;
 
     if (init !== undefined && init !== null) {
@@ -222,22 +233,25 @@ class LightResponseImpl {
   }
 
   get body(): ReadableStream<Uint8Array> | null {
-    if (this.#native) return this.#native.body;
+    const native = this.#real();
+    if (native) return native.body;
     if (this.#body === null) return null;
     if (!this.#stream) {
-      this.#stream = { body: this.#body, taken: this.#used };
+      this.#stream = { body: this.#body as KeptBody, taken: this.#used }; // a stream body went to #real()
       this.#streamObject = bodyStream(this.#stream);
     }
     return this.#streamObject;
   }
 
   get bodyUsed(): boolean {
-    if (this.#native) return this.#native.bodyUsed;
+    const native = this.#real();
+    if (native) return native.bodyUsed;
     return this.#used || (this.#stream?.taken ?? false);
   }
 
   text(): Promise<string> {
-    if (this.#native) return this.#native.text();
+    const native = this.#real();
+    if (native) return native.text();
     return this.#consume().then((body) => (typeof body === 'string' ? body : body instanceof Blob ? body.text() : decoder.decode(body)));
   }
 
@@ -252,7 +266,8 @@ class LightResponseImpl {
   }
 
   bytes(): Promise<Uint8Array<ArrayBuffer>> {
-    if (this.#native) return (this.#native as unknown as { bytes(): Promise<Uint8Array<ArrayBuffer>> }).bytes();
+    const native = this.#real();
+    if (native) return (native as unknown as { bytes(): Promise<Uint8Array<ArrayBuffer>> }).bytes();
     return this.#consume().then(async (body) =>
       typeof body === 'string'
         ? encoder.encode(body)
@@ -263,20 +278,32 @@ class LightResponseImpl {
   }
 
   blob(): Promise<Blob> {
-    if (this.#native) return this.#native.blob();
+    const native = this.#real();
+    if (native) return native.blob();
     const type = this.headers.get('content-type') ?? '';
     return this.#consume().then((body) => new Blob([body], { type }));
   }
 
   clone(): Response {
-    if (this.#native) return this.#native.clone();
+    const native = this.#real();
+    if (native) return native.clone();
     if (this.bodyUsed) throw new TypeError('Response.clone: the body was already read');
     const copy = new LightResponseImpl();
     copy.#status = this.#status;
     copy.#statusText = this.#statusText;
     copy.#fields = this.#headers ? fieldList(this.#headers) : this.#fields.map(([name, value]) => [name, value]);
-    copy.#body = this.#body; // strings, copied bytes and Blobs are never changed in place
+    copy.#body = this.#body; // this side never changes a body in place (a body stream's reader gets a copy)
     return copy as unknown as Response;
+  }
+
+  /**
+   * The real Response when there is one, or when the body is a stream not made here: that stays
+   * light only for the server, which reads it itself; any member that touches the body (even
+   * `bodyUsed`: the public API cannot tell a disturbed stream) goes to a real one.
+   */
+  #real(): Response | undefined {
+    if (!this.#native && this.#body instanceof ReadableStream) return this.toResponse();
+    return this.#native;
   }
 
   /** The body, once: a second read rejects as the Fetch standard says. */
@@ -286,14 +313,15 @@ class LightResponseImpl {
     if (this.bodyUsed) return Promise.reject(new TypeError('the response body was already read'));
     this.#used = true;
     if (this.#stream) this.#stream.taken = true;
-    return Promise.resolve(this.#body ?? new Uint8Array(0));
+    return Promise.resolve((this.#body as KeptBody) ?? new Uint8Array(0)); // a stream body went to #real()
   }
 
   /** The real Response, made once; from then on every member is its. */
   toResponse(): Response {
     if (this.#native) return this.#native;
     const body = this.#streamObject && !this.#stream!.taken ? this.#streamObject : this.#body;
-    this.#native = new NativeResponse(this.bodyUsed ? null : body, {
+    const used = this.#used || (this.#stream?.taken ?? false); // not `bodyUsed`, which may come here
+    this.#native = new NativeResponse(used ? null : body, {
       status: this.#status,
       statusText: this.#statusText,
       headers: fieldList(this.#headers ?? this.#fields), // pairs: the runtime never reads a LightHeaders' state

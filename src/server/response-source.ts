@@ -51,7 +51,9 @@ export function responseParts(response: Response): ResponseParts {
           ? { kind: 'text', text: body }
           : body instanceof Uint8Array
             ? { kind: 'bytes', bytes: body }
-            : { kind: 'stream', stream: body.stream(), length: body.size };
+            : body instanceof ReadableStream
+              ? { kind: 'stream', stream: body, length: -1 }
+              : { kind: 'stream', stream: body.stream(), length: body.size };
     return { status: light.status, reason: light.statusText || undefined, headers: fieldList(light.headers), source };
   }
   if (response.bodyUsed) throw new TypeError('the response body was already read');

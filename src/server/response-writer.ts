@@ -2,7 +2,7 @@
 // write and no promise; streams are copied chunk by chunk, waiting for the socket to drain.
 import { CHUNK_END, LAST_CHUNK, chunkHeader, lastChunk, writeResponseHead, type ResponseHeadInit } from '../http1/writer.js';
 import { now } from './clock.js';
-import { ResponseBodyError, type ResponseBody } from './body-chunks.js';
+import { ResponseBodyError, settlesSoon, type ResponseBody } from './body-chunks.js';
 import type { Transport } from './connection.js';
 import { prepareResponse, streamLength, type PreparedResponse } from './prepare-response.js';
 import { trailersOf } from './trailers.js';
@@ -119,6 +119,26 @@ function writeBytes(target: WriteTarget, prepared: PreparedResponse, bytes: Uint
 const toVoid = () => undefined;
 
 /**
+ * One chunk of a stream body, framed as a chunk when `chunked`; resolves whether the socket takes
+ * more. A chunk up to SLICE_BYTES is handed to the socket before this returns.
+ */
+async function writeChunk(target: WriteTarget, chunk: Uint8Array, chunked: boolean): Promise<boolean> {
+  const transport = target.transport;
+  if (chunk.length > SLICE_BYTES) {
+    if (chunked) transport.write(chunkHeader(chunk.length));
+    const ready = await writeSliced(target, chunk, true);
+    return target.closed ? false : chunked ? transport.write(CHUNK_END) : ready;
+  }
+  if (!chunked) return transport.write(chunk);
+  transport.cork();
+  transport.write(chunkHeader(chunk.length));
+  transport.write(chunk);
+  const ready = transport.write(CHUNK_END);
+  transport.uncork();
+  return ready;
+}
+
+/**
  * Hands `bytes` to the socket a slice at a time, each once it took the one before (`ready`: it
  * takes more now), and says whether it takes more after the last. Handed over whole, a large body
  * would sit in the socket's queue until the client had taken all of it: a slow link would show no
@@ -163,26 +183,28 @@ async function writeStream(
     transport.uncork();
     return;
   }
-  transport.write(head);
-  for await (const chunk of body.chunks(typeof framing === 'number' ? framing : null)) {
-    if (target.closed) return;
-    let ready: boolean;
-    if (chunk.length > SLICE_BYTES) {
-      if (framing === 'chunked') transport.write(chunkHeader(chunk.length));
-      ready = await writeSliced(target, chunk, true);
-      if (target.closed) return;
-      if (framing === 'chunked') ready = transport.write(CHUNK_END);
-    } else if (framing === 'chunked') {
-      transport.cork();
-      transport.write(chunkHeader(chunk.length));
-      transport.write(chunk);
-      ready = transport.write(CHUNK_END);
-      transport.uncork();
-    } else {
-      ready = transport.write(chunk);
-    }
+  const chunks = body.chunks(typeof framing === 'number' ? framing : null);
+  let next = chunks.next();
+  // The head waits a little for the first chunk, to go out in one write with it.
+  let headSent = !(await settlesSoon(next));
+  if (target.closed) return void chunks.return(undefined);
+  if (headSent) transport.write(head);
+  for (let result = await next; !result.done; result = await next) {
+    if (target.closed) return void chunks.return(undefined);
+    const chunk = result.value;
+    // The head goes out corked with the first chunk (a chunk sent in slices goes on its own).
+    const withHead = !headSent && chunk.length <= SLICE_BYTES;
+    if (withHead) transport.cork();
+    if (!headSent) transport.write(head);
+    headSent = true;
+    const writing = writeChunk(target, chunk, framing === 'chunked'); // a chunk that fits is handed over now
+    if (withHead) transport.uncork();
+    const ready = await writing;
+    if (target.closed) return void chunks.return(undefined);
     if (!ready) await target.drained();
+    next = chunks.next();
   }
+  if (!headSent) transport.write(head); // an empty stream
   // Abandoned: no last chunk, which would tell the client it has all of the body.
   if (framing !== 'chunked' || target.closed || body.abandoned) return;
   if (!withTrailers) return void transport.write(LAST_CHUNK);

@@ -111,6 +111,19 @@ async function handle(request: Request, info: RequestInfo): Promise<Response> {
       return Response.json(info.remoteAddr ?? null);
     case '/deno/conninfo':
       return denoConnInfo ? denoConnInfo.fetch(request, info) : text('Deno only', 404);
+    case '/first-chunk': {
+      // A stream whose first (and only) chunk comes after `ms`: a file read, or a late event.
+      const ms = Number(q.get('ms') ?? 5);
+      return new Response(
+        new ReadableStream<Uint8Array>({
+          async start(controller) {
+            await sleep(ms);
+            controller.enqueue(new TextEncoder().encode('first'));
+            controller.close();
+          },
+        }),
+      );
+    }
     case '/stream': {
       const parts = Number(q.get('parts') ?? 3);
       let i = 0;

@@ -74,8 +74,10 @@ describe('LightResponse', () => {
       ],
     });
     expect(lightPartsOf(new LightResponse(new URLSearchParams('a=1')))?.body).toBe('a=1');
-    // What only a real Response can take: a foreign stream, FormData.
-    expect(lightPartsOf(new LightResponse(new ReadableStream()))).toBeUndefined();
+    // A stream not made here stays light for the server to read (a file's, through serveStatic).
+    const stream = new ReadableStream();
+    expect(lightPartsOf(new LightResponse(stream, { headers: { 'content-length': '0' } }))).toMatchObject({ body: stream });
+    // What only a real Response can take: FormData.
     expect(lightPartsOf(new LightResponse(new FormData()))).toBeUndefined();
     expect(lightPartsOf(new Response('x'))).toBeUndefined();
   });
@@ -159,11 +161,40 @@ describe('LightResponse', () => {
     }
   });
 
-  it('copies a byte body, as the Fetch standard does', async () => {
-    const bytes = new Uint8Array([1, 2]);
+  it('keeps a byte body as given, not copied (unlike the Fetch standard’s), and hands readers copies', async () => {
+    const bytes = new Uint8Array([1, 2, 3]);
     const light = new LightResponse(bytes);
-    bytes[0] = 9;
-    expect([...new Uint8Array(await light.arrayBuffer())]).toEqual([1, 2]);
+    expect(lightPartsOf(light.clone())?.body).toBe(bytes); // what the server writes: the app's own bytes
+    bytes[0] = 9; // so a change before it is sent shows (README: LightResponse)
+    const read = await light.clone().bytes();
+    expect([...read]).toEqual([9, 2, 3]);
+    read[1] = 0; // a reader's bytes are its own
+    const chunk = (await light.clone().body!.getReader().read()).value!;
+    chunk[2] = 0;
+    expect([...bytes]).toEqual([9, 2, 3]);
+    expect([...new Uint8Array(await light.arrayBuffer())]).toEqual([9, 2, 3]);
+    const view = new DataView(new Uint8Array([5, 6, 7, 8]).buffer, 1, 2);
+    expect([...(lightPartsOf(new LightResponse(view))!.body as Uint8Array)]).toEqual([6, 7]);
+  });
+
+  it('reads a stream body it did not make through a real Response, made at the first touch', async () => {
+    const streamOf = (text: string) => new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(text)), c.close()) });
+    const read = new LightResponse(streamOf('abc'), { status: 201 });
+    expect([read.status, await read.text(), read.bodyUsed]).toEqual([201, 'abc', true]);
+    expect(lightPartsOf(read)).toBeUndefined(); // a real Response now, its body read: the server reads it as one
+    const cloned = new LightResponse(streamOf('two'));
+    const copy = cloned.clone();
+    expect([await cloned.text(), await copy.text()]).toEqual(['two', 'two']);
+    const given = streamOf('x');
+    expect(new LightResponse(given).body).toBe(given); // the stream itself, as the runtime's gives it
+    const taken = new LightResponse(streamOf('y'));
+    const light = new LightResponse(streamOf('z'));
+    expect(lightPartsOf(taken)?.body).toBeInstanceOf(ReadableStream);
+    (lightPartsOf(light)!.body as ReadableStream).getReader(); // locked, as the server's read leaves it
+    expect(() => lightPartsOf(light)).toThrow('the response body was already read');
+    const locked = streamOf('l');
+    locked.getReader();
+    expect(() => new LightResponse(locked)).toThrow(TypeError); // the runtime's Response refuses it
   });
 
   it('keeps changes made to its headers, and writes them', async () => {

@@ -516,6 +516,27 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       expect((await stats(server.url)).aborted).toBe(aborted + 1);
     });
 
+    it('sends a stream’s head with its first chunk when that comes soon, and alone when it is late', async () => {
+      const reads = (path: string) =>
+        new Promise<{ at: number; text: string }[]>((resolve) => {
+          const start = Date.now();
+          const seen: { at: number; text: string }[] = [];
+          const socket = net.connect(server.port, '127.0.0.1', () => socket.write(get(server.port, path, 'Connection: close\r\n')));
+          socket.setEncoding('latin1');
+          socket.on('data', (text: string) => seen.push({ at: Date.now() - start, text }));
+          socket.on('close', () => resolve(seen));
+        });
+      // A chunk 5 ms after the handler returned: one write, so one read here (it was the head
+      // alone, then the chunk: a wakeup more for every client of a file streamed from disk).
+      const soon = await reads('/first-chunk?ms=5');
+      expect(soon[0]!.text).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n5\r\nfirst\r\n/);
+      // A late one (an event stream's first event): the head does not wait for it.
+      const late = await reads('/first-chunk?ms=400');
+      expect(late[0]!.text).toMatch(/\r\n\r\n$/);
+      expect(late[0]!.at).toBeLessThan(300);
+      expect(late.map(({ text }) => text).join('')).toMatch(/\r\n\r\n5\r\nfirst\r\n0\r\n\r\n$/);
+    });
+
     // An event feed waits for its next event: without the cancel it never learnt its client left
     // (a reset, a close, or a half-close, which Node and Deno.serve take as gone too).
     it('cancels a response stream at once when its client resets, closes or half-closes', async () => {

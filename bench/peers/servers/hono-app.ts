@@ -2,18 +2,40 @@
 // (wirespeed on Node and Deno, @hono/node-server, Deno.serve): what a hono user writes.
 //   GET /hello → c.text, GET /json → c.json,
 //   GET /mw/items/:id → a route param through cors + etag + secureHeaders (hono re-wraps the
-//   response after each header-setting middleware).
+//   response after each header-setting middleware),
+//   GET /bytes → 20 KB of bytes (c.body), GET /file → a 20 KB file streamed from disk (a Node
+//   stream through Readable.toWeb, as static file middleware serves one; node: modules run on Deno).
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import process from 'node:process';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { etag } from 'hono/etag';
 import { secureHeaders } from 'hono/secure-headers';
 import { HELLO, JSON_BODY } from './app.js';
 
+/** The size of the byte body and of the file. */
+const FILE_BYTES = 20_000;
+
 export function honoApp(): Hono {
   const app = new Hono();
+  const bytes = new Uint8Array(FILE_BYTES).fill(0x61);
+  const folder = mkdtempSync(join(tmpdir(), 'wirespeed-bench-'));
+  const file = join(folder, 'file.bin');
+  writeFileSync(file, bytes);
+  process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
   app.get('/hello', (c) => c.text(HELLO));
   app.get('/json', (c) => c.json(JSON_BODY));
   app.use('/mw/*', cors(), etag(), secureHeaders());
   app.get('/mw/items/:id', (c) => c.json({ item: c.req.param('id'), ...JSON_BODY }));
+  app.get('/bytes', (c) => c.body(bytes, 200, { 'content-type': 'application/octet-stream' }));
+  app.get('/file', (c) =>
+    c.body(Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>, 200, {
+      'content-type': 'application/octet-stream',
+      'content-length': String(FILE_BYTES),
+    }),
+  );
   return app;
 }
