@@ -26,7 +26,7 @@ export const READ_AHEAD_BYTES = 64 * 1024;
 const HEAD_HOLD_MS = 20;
 
 /** Resolves true once `next` (a stream's next chunk) settles, either way, or false after HEAD_HOLD_MS; never rejects. */
-export function settlesSoon(next: Promise<unknown>): Promise<boolean> {
+function settlesSoon(next: Promise<unknown>): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, HEAD_HOLD_MS, false)));
   const settled = next.then(
@@ -87,6 +87,16 @@ export class ResponseBody {
       this.cancel(error);
     }
     return false;
+  }
+
+  /**
+   * Whether the next chunk (or the end) is here within HEAD_HOLD_MS, so the head can wait for it
+   * and go out with it. The read goes on either way, for `chunks()`.
+   */
+  arrivesSoon(): Promise<boolean> {
+    if (this.ahead.length || this.ended || this.failure) return Promise.resolve(true);
+    this.inFlight ??= this.reader.read();
+    return settlesSoon(this.inFlight);
   }
 
   /** The whole body, when `readAhead` found its end (checked against `length`, as `chunks` would); else null. */

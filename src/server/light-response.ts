@@ -98,7 +98,7 @@ class LightResponseImpl {
       if (!(#native in response)) return undefined;
       const self = response as unknown as LightResponseImpl;
       if (self.#native) return undefined;
-      const used = self.#used || (self.#stream?.taken ?? false) || (self.#body instanceof ReadableStream && self.#body.locked);
+      const used = self.#taken || (self.#body instanceof ReadableStream && self.#body.locked);
       if (used) throw new TypeError('the response body was already read');
       // The server takes the body now: a read of the body stream after this finds it taken.
       if (self.#stream) self.#stream.taken = true;
@@ -246,6 +246,11 @@ class LightResponseImpl {
   get bodyUsed(): boolean {
     const native = this.#real();
     if (native) return native.bodyUsed;
+    return this.#taken;
+  }
+
+  /** The body was read here, or its stream was (or another response took it). */
+  get #taken(): boolean {
     return this.#used || (this.#stream?.taken ?? false);
   }
 
@@ -320,8 +325,7 @@ class LightResponseImpl {
   toResponse(): Response {
     if (this.#native) return this.#native;
     const body = this.#streamObject && !this.#stream!.taken ? this.#streamObject : this.#body;
-    const used = this.#used || (this.#stream?.taken ?? false); // not `bodyUsed`, which may come here
-    this.#native = new NativeResponse(used ? null : body, {
+    this.#native = new NativeResponse(this.#taken ? null : body, {
       status: this.#status,
       statusText: this.#statusText,
       headers: fieldList(this.#headers ?? this.#fields), // pairs: the runtime never reads a LightHeaders' state

@@ -2,7 +2,7 @@
 // write and no promise; streams are copied chunk by chunk, waiting for the socket to drain.
 import { CHUNK_END, LAST_CHUNK, chunkHeader, lastChunk, writeResponseHead, type ResponseHeadInit } from '../http1/writer.js';
 import { now } from './clock.js';
-import { ResponseBodyError, settlesSoon, type ResponseBody } from './body-chunks.js';
+import { ResponseBodyError, type ResponseBody } from './body-chunks.js';
 import type { Transport } from './connection.js';
 import { prepareResponse, streamLength, type PreparedResponse } from './prepare-response.js';
 import { trailersOf } from './trailers.js';
@@ -183,15 +183,12 @@ async function writeStream(
     transport.uncork();
     return;
   }
-  const chunks = body.chunks(typeof framing === 'number' ? framing : null);
-  let next = chunks.next();
   // The head waits a little for the first chunk, to go out in one write with it.
-  let headSent = !(await settlesSoon(next));
-  if (target.closed) return void chunks.return(undefined);
+  let headSent = !(await body.arrivesSoon());
+  if (target.closed) return body.cancel();
   if (headSent) transport.write(head);
-  for (let result = await next; !result.done; result = await next) {
-    if (target.closed) return void chunks.return(undefined);
-    const chunk = result.value;
+  for await (const chunk of body.chunks(typeof framing === 'number' ? framing : null)) {
+    if (target.closed) return;
     // The head goes out corked with the first chunk (a chunk sent in slices goes on its own).
     const withHead = !headSent && chunk.length <= SLICE_BYTES;
     if (withHead) transport.cork();
@@ -200,9 +197,8 @@ async function writeStream(
     const writing = writeChunk(target, chunk, framing === 'chunked'); // a chunk that fits is handed over now
     if (withHead) transport.uncork();
     const ready = await writing;
-    if (target.closed) return void chunks.return(undefined);
+    if (target.closed) return;
     if (!ready) await target.drained();
-    next = chunks.next();
   }
   if (!headSent) transport.write(head); // an empty stream
   // Abandoned: no last chunk, which would tell the client it has all of the body.

@@ -3,7 +3,7 @@
 // (prepare-response.ts); this only frames it.
 import { responseFields, trailerList } from '../../http2/response-fields.js';
 import type { DeflateCodec } from '../../websocket/deflate.js';
-import { settlesSoon, type ResponseBody } from '../body-chunks.js';
+import type { ResponseBody } from '../body-chunks.js';
 import { plainResponse } from '../plain-response.js';
 import { discardResponse, prepareResponse, streamLength, type PreparedResponse } from '../prepare-response.js';
 import { WebSocketConnection } from '../websocket/connection.js';
@@ -167,19 +167,16 @@ export class Responder {
         return this.send.headers(stream, fields, true);
       }
       stream.responseBody = body;
-      const chunks = body.chunks(length);
-      let next = chunks.next();
       // HEADERS wait a little for the first DATA, to leave in the same flush.
-      let headersSent = !(await settlesSoon(next));
-      if (!stream.state.canSend || this.host.closed) return void chunks.return(undefined);
+      let headersSent = !(await body.arrivesSoon());
+      if (!stream.state.canSend || this.host.closed) return body.cancel();
       if (headersSent) this.send.headers(stream, fields, false);
-      for (let result = await next; !result.done; result = await next) {
-        if (!stream.state.canSend || this.host.closed) return void chunks.return(undefined);
+      for await (const chunk of body.chunks(length)) {
+        if (!stream.state.canSend || this.host.closed) return;
         if (!headersSent) this.send.headers(stream, fields, false);
         headersSent = true;
-        this.send.data(stream, result.value);
+        this.send.data(stream, chunk);
         if (stream.outbound.bytes > STREAM_HIGH_WATER_MARK || this.host.transport.needsDrain) await stream.writable();
-        next = chunks.next();
       }
       if (!headersSent && stream.state.canSend && !this.host.closed) this.send.headers(stream, fields, false); // an empty stream
       stream.responseBody = null;
