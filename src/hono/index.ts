@@ -1,11 +1,14 @@
 // wirespeed/hono: what a hono app needs from the server besides `app.fetch`: the client's address
 // (the server passes the request's info as the handler's second argument, which hono makes
-// `c.env`) and hono's WebSocket helper. Runtime-agnostic: the same on Node and Deno.
+// `c.env`), hono's WebSocket helper and static files (serve-static.ts, through node:fs). The
+// same on Node and Deno.
 import { defineWebSocketHelper, WSContext, type UpgradeWebSocket, type WSMessageReceive, type WSReadyState } from 'hono/ws';
 import type { ConnectionInfo } from '../server/connection.js';
 import type { ServerWebSocket } from '../server/websocket/socket.js';
 import { upgradeWebSocket as upgradeRequest, type WebSocketOptions } from '../server/websocket/upgrade.js';
 import { hasToken, WEBSOCKET_VERSION, WebSocketHandshakeError } from '../websocket/handshake.js';
+
+export { serveStatic, type ServeStaticOptions } from './serve-static.js';
 
 /** hono's ConnInfo shape (hono/conninfo). */
 export interface ConnInfo {

@@ -11,6 +11,11 @@
 // another light response (so middleware that re-wraps a response, `new Response(res.body, res)`,
 // keeps it light and its length known), and any other stream, for the server to read (a member
 // that touches such a body makes the real Response first).
+//
+// A `Headers` object given as the init is read when the fields are first needed (by `headers`, the
+// server, a copy), not at construction: as with @hono/node-server's Response, a field set on it
+// after `new Response(body, { headers })` still goes out. @hono/node-server's serveStatic calls
+// `onFound` after making its response, and the Cache-Control a hono app sets there was lost.
 import { fieldList, isFieldName } from '../fields.js';
 import { delegateToNative } from './native-delegate.js';
 import { headersOf, isHeaderValueAsIs } from './light-headers.js';
@@ -85,6 +90,9 @@ class LightResponseImpl {
   /** The fields as given, until `headers` is asked for; then `#headers` is the truth. */
   #fields: Fields = [];
   #headers: Headers | undefined;
+  /** A Headers object given as the init, not read yet (`#given()` reads it), and the body's default Content-Type. */
+  #initHeaders: Headers | undefined;
+  #defaultType: string | null = null;
   #body: LightBody = null;
   /** Made when `body` is asked for. */
   #stream: StreamSource | undefined;
@@ -102,7 +110,7 @@ class LightResponseImpl {
       if (used) throw new TypeError('the response body was already read');
       // The server takes the body now: a read of the body stream after this finds it taken.
       if (self.#stream) self.#stream.taken = true;
-      return { status: self.#status, statusText: self.#statusText, headers: self.#headers ?? self.#fields, body: self.#body };
+      return { status: self.#status, statusText: self.#statusText, headers: self.#headers ?? self.#given(), body: self.#body };
     };
   }
 
@@ -146,7 +154,7 @@ class LightResponseImpl {
         // Another light response as the init (middleware re-wrapping one): its parts as they are.
         this.#status = init.#status;
         this.#statusText = init.#statusText;
-        this.#fields = init.#headers ? [...init.#headers] : init.#fields.map(([name, value]) => [name, value]);
+        this.#fields = init.#headers ? [...init.#headers] : init.#given().map(([name, value]) => [name, value]);
         return !(this.#body !== null && NULL_BODY_STATUS.has(this.#status));
       }
       const status = init.status;
@@ -159,13 +167,30 @@ class LightResponseImpl {
         if (typeof statusText !== 'string' || !REASON_PHRASE.test(statusText)) return false;
         this.#statusText = statusText;
       }
-      const fields = fieldsOf(init.headers);
-      if (!fields) return false;
-      this.#fields = fields;
+      const headers = init.headers;
+      if (headers instanceof Headers) this.#initHeaders = headers;
+      else {
+        const fields = fieldsOf(headers);
+        if (!fields) return false;
+        this.#fields = fields;
+      }
     }
     if (this.#body !== null && NULL_BODY_STATUS.has(this.#status)) return false;
-    if (contentType !== null && !hasField(this.#fields, 'content-type')) this.#fields.push(['content-type', contentType]);
+    if (this.#initHeaders) this.#defaultType = contentType;
+    else if (contentType !== null && !hasField(this.#fields, 'content-type')) this.#fields.push(['content-type', contentType]);
     return true;
+  }
+
+  /** The fields as given: a Headers object given as the init is read the first time they are needed. */
+  #given(): Fields {
+    const headers = this.#initHeaders;
+    if (headers) {
+      this.#initHeaders = undefined;
+      this.#fields = fieldList(headers);
+      const type = this.#defaultType;
+      if (type !== null && !hasField(this.#fields, 'content-type')) this.#fields.push(['content-type', type]);
+    }
+    return this.#fields;
   }
 
   /** Like `Response.json()`, light when `data` serialises and the init is plain. */
@@ -229,7 +254,7 @@ class LightResponseImpl {
 
   get headers(): Headers {
     if (this.#native) return this.#native.headers;
-    return (this.#headers ??= headersOf(this.#fields));
+    return (this.#headers ??= headersOf(this.#given()));
   }
 
   get body(): ReadableStream<Uint8Array> | null {
@@ -296,7 +321,7 @@ class LightResponseImpl {
     const copy = new LightResponseImpl();
     copy.#status = this.#status;
     copy.#statusText = this.#statusText;
-    copy.#fields = this.#headers ? fieldList(this.#headers) : this.#fields.map(([name, value]) => [name, value]);
+    copy.#fields = this.#headers ? fieldList(this.#headers) : this.#given().map(([name, value]) => [name, value]);
     copy.#body = this.#body; // this side never changes a body in place (a body stream's reader gets a copy)
     return copy as unknown as Response;
   }
@@ -328,7 +353,7 @@ class LightResponseImpl {
     this.#native = new NativeResponse(this.#taken ? null : body, {
       status: this.#status,
       statusText: this.#statusText,
-      headers: fieldList(this.#headers ?? this.#fields), // pairs: the runtime never reads a LightHeaders' state
+      headers: fieldList(this.#headers ?? this.#given()), // pairs: the runtime never reads a LightHeaders' state
     });
     return this.#native;
   }
@@ -361,7 +386,7 @@ function hasField(fields: Fields, lowerName: string): boolean {
   return false;
 }
 
-/** Headers given as a Headers object, pairs or a plain record, checked as Headers would; undefined to let the real class decide. */
+/** Headers given as pairs or a plain record, checked as Headers would; undefined to let the real class decide. */
 function fieldsOf(init: HeadersInit | undefined): Fields | undefined {
   const fields: Fields = [];
   if (init === undefined || init === null) return fields;
@@ -384,7 +409,6 @@ function fieldsOf(init: HeadersInit | undefined): Fields | undefined {
     }
     return fields;
   }
-  if (init instanceof Headers) return fieldList(init);
   return undefined;
 }
 

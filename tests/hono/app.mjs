@@ -17,7 +17,12 @@ import { poweredBy } from 'hono/powered-by';
 import { secureHeaders } from 'hono/secure-headers';
 import { stream, streamSSE } from 'hono/streaming';
 
-export function createApp() {
+/**
+ * `staticFiles`: the static file middleware the server's users take (@hono/node-server's on it,
+ * wirespeed/hono's on wirespeed), serving ./static under /static/ with a Cache-Control set in
+ * onFound.
+ */
+export function createApp({ staticFiles } = {}) {
   const app = new Hono();
 
   app.get('/', (c) => c.text('Hello, World!'));
@@ -108,6 +113,12 @@ export function createApp() {
   // The URL the handler sees (dot segments, query).
   app.get('/url', (c) => c.text(c.req.url));
   app.get('/files/*', (c) => c.text(`file ${c.req.path}`));
+
+  if (staticFiles) {
+    const root = new URL('./static', import.meta.url).pathname;
+    const onFound = (_path, c) => c.header('Cache-Control', 'public, max-age=60');
+    app.use('/static/*', staticFiles({ root, rewriteRequestPath: (path) => path.slice('/static'.length), onFound }));
+  }
 
   portedFromNodeServer(app);
   return app;

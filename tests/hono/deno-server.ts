@@ -1,6 +1,8 @@
 // The same hono app on Deno: `wirespeed` (wirespeed/deno), `wirespeed-h2` (the same with HTTP/2
-// beside HTTP/1.1) or `deno` (Deno.serve), by argv[0].
+// beside HTTP/1.1) or `deno` (Deno.serve), by argv[0]. Static files through wirespeed/hono's
+// serveStatic on both (hono/deno's answers differently: no Last-Modified, no ranges).
 // Prints its URL; exits when stdin closes.
+import { serveStatic } from '../../src/hono/index.js';
 import { serve } from '../../src/server/deno.js';
 import { createApp } from './app.mjs';
 
@@ -14,7 +16,7 @@ declare const Deno: {
   exit(code: number): never;
 };
 
-const app = createApp();
+const app = createApp({ staticFiles: serveStatic });
 if (Deno.args[0] === 'deno') {
   Deno.serve({ port: 0, hostname: '127.0.0.1', onListen: ({ port }) => console.log(`http://127.0.0.1:${port}`) }, app.fetch);
 } else {

@@ -4,7 +4,7 @@
 // the difference is named below with its reason.
 import { Agent, fetch as undiciFetch, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getConnInfo } from '../../src/hono/index.js';
+import { getConnInfo, serveStatic } from '../../src/hono/index.js';
 import { serve } from '../../src/server/node.js';
 import { ask, askH2, launch, type Answer, type Ask } from '../server/answers.js';
 import { socketPath } from '../server/clients.js';
@@ -126,6 +126,13 @@ const cases: Case[] = [
     path: '/auth-unicode/a',
     headers: { authorization: `Basic ${Buffer.from('hono-user-a:炎').toString('base64')}` },
   },
+  // Static files: each server with its users' serveStatic (wirespeed/hono's on wirespeed).
+  { name: 'a static file, with the Cache-Control its onFound sets', path: '/static/hello.txt' },
+  { name: 'a static file by HEAD', method: 'HEAD', path: '/static/hello.txt' },
+  { name: 'a static file in part (Range)', path: '/static/hello.txt', headers: { range: 'bytes=7-11' } },
+  { name: 'a static file past its end (416)', path: '/static/hello.txt', headers: { range: 'bytes=500-' } },
+  { name: 'a static folder (its index.html)', path: '/static/' },
+  { name: 'no such static file (on to notFound)', path: '/static/nothing.txt' },
 ];
 
 /** @hono/node-server's Response class differs from the Fetch standard, which undici, Deno and wirespeed follow. */
@@ -205,7 +212,7 @@ function compareSuite(name: string, peerName: string, start: () => Promise<{ our
 }
 
 compareSuite('hono app: wirespeed/node against @hono/node-server', 'node-server', async () => {
-  const app = createApp();
+  const app = createApp({ staticFiles: serveStatic });
   const server = serve({ fetch: app.fetch });
   await server.ready;
   const peer = await launch(process.execPath, [new URL('./node-server.mjs', import.meta.url).pathname]);
@@ -253,7 +260,7 @@ function compareProtocols(name: string, start: () => Promise<{ url: string; stop
 }
 
 compareProtocols('hono app on wirespeed/node: HTTP/2 answers as HTTP/1.1 does', async () => {
-  const server = serve({ fetch: createApp().fetch, http2: true });
+  const server = serve({ fetch: createApp({ staticFiles: serveStatic }).fetch, http2: true });
   await server.ready;
   return { url: server.url, stop: () => server.close() };
 });

@@ -251,6 +251,38 @@ describe('LightResponse, the cases of @hono/node-server', () => {
     expect(child.headers.get('content-type')).toBe('application/json');
   });
 
+  it('reads a Headers init when its fields are first needed, as @hono/node-server does (a field set after construction goes out)', () => {
+    // hono's c.body() passes its Headers; node-server's serveStatic sets onFound's fields after.
+    const init = new Headers({ 'content-type': 'text/plain' });
+    const response = new LightResponse('hello', { headers: init });
+    init.set('cache-control', 'max-age=60');
+    expect(Object.fromEntries(lightPartsOf(response)!.headers)).toEqual({ 'content-type': 'text/plain', 'cache-control': 'max-age=60' });
+    // From then on the response has its own fields: the init is the app's, never changed here.
+    const read = new LightResponse('hello', { headers: init });
+    expect(read.headers.get('cache-control')).toBe('max-age=60');
+    init.delete('cache-control');
+    read.headers.set('x-mine', '1');
+    expect([read.headers.get('cache-control'), init.has('x-mine')]).toEqual(['max-age=60', false]);
+  });
+
+  it('adds the default Content-Type to its own fields, not to the Headers init it was given', () => {
+    const init = new Headers();
+    const response = new LightResponse('hello', { headers: init });
+    expect(response.headers.get('content-type')).toBe('text/plain;charset=UTF-8');
+    expect(init.has('content-type')).toBe(false);
+    init.set('content-type', 'text/html');
+    const typed = new LightResponse('<p>hi</p>', { headers: init });
+    expect(typed.headers.get('content-type')).toBe('text/html');
+  });
+
+  it('has fields of its own to change when its Headers init cannot be changed (a runtime response’s)', () => {
+    const immutable = RuntimeResponse.redirect('http://example.com/').headers;
+    expect(() => immutable.set('x', '1')).toThrow(TypeError);
+    const response = new LightResponse('moved', { headers: immutable });
+    response.headers.set('x-added', '1');
+    expect([response.headers.get('location'), response.headers.get('x-added')]).toEqual(['http://example.com/', '1']);
+  });
+
   it('copies fields appended after construction, whether the body was touched or not', () => {
     for (const touched of [false, true]) {
       const parent = new LightResponse('hello', { status: 200, headers: { 'content-type': 'application/json' } });

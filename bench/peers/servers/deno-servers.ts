@@ -101,12 +101,14 @@ switch (name) {
   case 'wirespeed-deno-hono': {
     const { serve } = await import('../../../src/server/deno.js');
     const { honoApp } = await import('./hono-app.js');
-    await serve({ port, hostname, fetch: honoApp().fetch }).ready;
+    const { serveStatic } = await import('../../../src/hono/index.js');
+    await serve({ port, hostname, fetch: honoApp(serveStatic).fetch }).ready;
     break;
   }
   case 'deno-serve-hono': {
     const { honoApp } = await import('./hono-app.js');
-    const app = honoApp();
+    const { serveStatic } = await import('hono/deno');
+    const app = honoApp(serveStatic);
     await new Promise<void>((resolve) => Deno.serve({ port, hostname, onListen: resolve }, app.fetch));
     break;
   }

@@ -4,13 +4,15 @@
 //   GET /mw/items/:id → a route param through cors + etag + secureHeaders (hono re-wraps the
 //   response after each header-setting middleware),
 //   GET /bytes → 20 KB of bytes (c.body), GET /file → a 20 KB file streamed from disk (a Node
-//   stream through Readable.toWeb, as static file middleware serves one; node: modules run on Deno).
-import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+//   stream through Readable.toWeb, as static file middleware serves one; node: modules run on Deno),
+//   GET /static/file.bin → the same file through the static file middleware the server's users
+//   take (@hono/node-server's serveStatic, wirespeed/hono's, hono/deno's), when one is given.
+import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import process from 'node:process';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { etag } from 'hono/etag';
 import { secureHeaders } from 'hono/secure-headers';
@@ -19,11 +21,15 @@ import { HELLO, JSON_BODY } from './app.js';
 /** The size of the byte body and of the file. */
 const FILE_BYTES = 20_000;
 
-export function honoApp(): Hono {
+/** The static file middleware a server's users take, made for a root folder. */
+export type StaticFiles = (options: { root: string }) => MiddlewareHandler;
+
+export function honoApp(staticFiles?: StaticFiles): Hono {
   const app = new Hono();
   const bytes = new Uint8Array(FILE_BYTES).fill(0x61);
   const folder = mkdtempSync(join(tmpdir(), 'wirespeed-bench-'));
-  const file = join(folder, 'file.bin');
+  mkdirSync(join(folder, 'static'));
+  const file = join(folder, 'static', 'file.bin');
   writeFileSync(file, bytes);
   process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
   app.get('/hello', (c) => c.text(HELLO));
@@ -37,5 +43,6 @@ export function honoApp(): Hono {
       'content-length': String(FILE_BYTES),
     }),
   );
+  if (staticFiles) app.use('/static/*', staticFiles({ root: folder }));
   return app;
 }

@@ -63,13 +63,15 @@ async function start(): Promise<void> {
     case 'wirespeed-node-hono': {
       const { serve } = await import('../../../src/server/node.js');
       const { honoApp } = await import('./hono-app.js');
-      await serve({ port, hostname: host, fetch: honoApp().fetch }).ready;
+      const { serveStatic } = await import('../../../src/hono/index.js');
+      await serve({ port, hostname: host, fetch: honoApp(serveStatic).fetch }).ready;
       return;
     }
     case 'hono-node-hono': {
       const { serve } = await import('@hono/node-server');
       const { honoApp } = await import('./hono-app.js');
-      await new Promise<void>((resolve) => serve({ fetch: honoApp().fetch, port, hostname: host }, () => resolve()));
+      const { serveStatic } = await import('@hono/node-server/serve-static');
+      await new Promise<void>((resolve) => serve({ fetch: honoApp(serveStatic).fetch, port, hostname: host }, () => resolve()));
       return;
     }
     case 'wirespeed-node-h2':
