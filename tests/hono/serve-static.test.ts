@@ -270,6 +270,49 @@ describe('wirespeed/hono serveStatic against @hono/node-server serveStatic (both
     },
   );
 
+  it('answers If-Modified-Since with 304 while the file is unchanged (node-server sends the whole file each time)', async () => {
+    const first = await get(ours.port, '/static/plain.txt');
+    const lastModified = first.headers['last-modified']!;
+    const notModified = await get(ours.port, '/static/plain.txt', { 'if-modified-since': lastModified });
+    // RFC 9110 §15.4.5: the fields a cache updates from, onFound's included; no body, no type.
+    expect(notModified).toMatchObject({
+      status: 304,
+      headers: { 'last-modified': lastModified, 'x-found': 'yes', 'content-type': undefined },
+    });
+    expect(notModified.body.length).toBe(0);
+    expect((await get(ours.port, '/static/plain.txt', { 'if-modified-since': lastModified }, 'HEAD')).status).toBe(304);
+    expect((await get(theirs.port, '/static/plain.txt', { 'if-modified-since': lastModified })).status).toBe(200);
+    const older = new Date(Date.parse(lastModified) - 1000).toUTCString();
+    const later = new Date(Date.now() + 60_000).toUTCString();
+    for (const [headers, why] of [
+      [{ 'if-modified-since': older }, 'changed since'],
+      [{ 'if-modified-since': 'yesterday' }, 'not a date'],
+      [{ 'if-modified-since': later }, 'a date past the server clock'],
+      [{ 'if-modified-since': lastModified, 'if-none-match': '"x"' }, 'If-None-Match takes precedence'],
+    ] as const) {
+      const answer = await get(ours.port, '/static/plain.txt', headers);
+      expect([answer.status, answer.body.toString()], why).toEqual([200, TEXT]);
+    }
+    // Precompressed: the variant's date, and Vary, which a 304 repeats.
+    const gz = await get(ours.port, '/precompressed/hello.txt', { 'accept-encoding': 'gzip' });
+    const gz304 = await get(ours.port, '/precompressed/hello.txt', {
+      'accept-encoding': 'gzip',
+      'if-modified-since': gz.headers['last-modified']!,
+    });
+    expect(gz304).toMatchObject({ status: 304, headers: { vary: 'Accept-Encoding' } });
+  });
+
+  it('sends the part an If-Range asks for only while it names the file as it is (RFC 9110 §13.1.5)', async () => {
+    const lastModified = (await get(ours.port, '/static/plain.txt')).headers['last-modified']!;
+    const part = await get(ours.port, '/static/plain.txt', { range: 'bytes=0-4', 'if-range': lastModified });
+    expect([part.status, part.body.toString()]).toEqual([206, TEXT.slice(0, 5)]);
+    const older = new Date(Date.parse(lastModified) - 1000).toUTCString();
+    for (const ifRange of [older, '"an-etag"']) {
+      const whole = await get(ours.port, '/static/plain.txt', { range: 'bytes=0-4', 'if-range': ifRange });
+      expect([whole.status, whole.body.toString(), whole.headers['content-range']], ifRange).toEqual([200, TEXT, undefined]);
+    }
+  });
+
   it('answers a FIFO as not found instead of blocking on its read (node-server would stream it forever)', async () => {
     const fifo = join(folder, 'assets', 'static', 'pipe');
     execFileSync('mkfifo', [fifo]);
