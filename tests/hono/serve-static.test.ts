@@ -5,7 +5,8 @@
 // read's size stream, and a path that is not a regular file (a FIFO) is not found instead of
 // blocking the server on its read.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +48,7 @@ function writeFiles(): void {
     'static/large.bin': large,
     'static/at-limit.bin': atLimit,
     'static/past-limit.bin': pastLimit,
+    'static/huge.bin': new Uint8Array(8 * 1024 * 1024).fill(0x68),
     'precompressed/hello.txt': TEXT.repeat(20),
     'precompressed/hello.txt.br': brotliCompressSync(TEXT.repeat(20)),
     'precompressed/hello.txt.gz': gzipSync(TEXT.repeat(20)),
@@ -204,10 +206,12 @@ const describeCase = (c: Case) => `${c.method ?? 'GET'} ${c.path}${c.headers ? `
 describe('wirespeed/hono serveStatic against @hono/node-server serveStatic (both on wirespeed/node)', () => {
   let ours: Server;
   let theirs: Server;
+  /** What our server reported (logError). */
+  const logged: Error[] = [];
 
   beforeAll(async () => {
     writeFiles();
-    ours = serve({ fetch: appWith(serveStatic).fetch });
+    ours = serve({ fetch: appWith(serveStatic).fetch, logError: (error) => logged.push(error as Error) });
     theirs = serve({ fetch: appWith(nodeServerStatic as (options: ServeStaticOptions) => MiddlewareHandler).fetch });
     await Promise.all([ours.ready, theirs.ready]);
   });
@@ -311,6 +315,52 @@ describe('wirespeed/hono serveStatic against @hono/node-server serveStatic (both
       const whole = await get(ours.port, '/static/plain.txt', { range: 'bytes=0-4', 'if-range': ifRange });
       expect([whole.status, whole.body.toString(), whole.headers['content-range']], ifRange).toEqual([200, TEXT, undefined]);
     }
+  });
+
+  it('closes every file it opens: read whole, streamed to the end, or left by its client midway', async () => {
+    const openFiles = () => readdirSync('/proc/self/fd').length;
+    const settled = async (limit: number) => {
+      for (let i = 0; i < 200 && openFiles() > limit; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      return openFiles();
+    };
+    const before = await settled(0);
+    for (const path of ['/static/plain.txt', '/static/large.bin', '/static/huge.bin', '/static/huge.bin']) {
+      expect((await get(ours.port, path, { connection: 'close' })).status).toBe(200);
+    }
+    // A client that leaves after the first bytes of 8 MiB: the server cancels the body, which closes the file.
+    for (let i = 0; i < 10; i++) {
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(ours.port, '127.0.0.1', () => socket.write('GET /static/huge.bin HTTP/1.1\r\nHost: x\r\n\r\n'));
+        socket.once('data', () => socket.destroy());
+        socket.once('close', () => resolve());
+        socket.once('error', reject);
+      });
+    }
+    expect(await settled(before)).toBeLessThanOrEqual(before);
+  });
+
+  it('ends a streamed file that shrinks while it is sent short of its length, and the server goes on', async () => {
+    const path = join(folder, 'assets', 'static', 'shrinking.bin');
+    writeFileSync(path, new Uint8Array(4 * 1024 * 1024).fill(0x73));
+    const outcome = await new Promise<string>((resolve) => {
+      const req = request({ host: '127.0.0.1', port: ours.port, path: '/static/shrinking.bin' }, (res) => {
+        let received = 0;
+        res.once('data', () => truncateSync(path, 100_000));
+        res.on('data', (chunk: Buffer) => (received += chunk.length));
+        res.on('end', () => resolve(`ended at ${received}`));
+        res.on('error', () => resolve(`cut at ${received} of ${res.headers['content-length']}`));
+        res.on('aborted', () => resolve(`cut at ${received} of ${res.headers['content-length']}`));
+      });
+      req.on('error', (error) => resolve(`error ${error.message}`));
+      req.end();
+    });
+    // The client knows the file did not come whole: the connection was cut short of Content-Length.
+    expect(outcome).toMatch(/^cut at \d+ of 4194304$/);
+    expect(logged.map((error) => error.message)).toContainEqual(
+      expect.stringMatching(/^the response body ended at \d+ of its Content-Length 4194304 bytes$/),
+    );
+    expect((await get(ours.port, '/static/plain.txt')).status).toBe(200);
+    rmSync(path);
   });
 
   it('answers a FIFO as not found instead of blocking on its read (node-server would stream it forever)', async () => {

@@ -6,7 +6,8 @@
 //   GET /bytes → 20 KB of bytes (c.body), GET /file → a 20 KB file streamed from disk (a Node
 //   stream through Readable.toWeb, as static file middleware serves one; node: modules run on Deno),
 //   GET /static/file.bin → the same file through the static file middleware the server's users
-//   take (@hono/node-server's serveStatic, wirespeed/hono's, hono/deno's), when one is given.
+//   take (@hono/node-server's serveStatic, wirespeed/hono's, hono/deno's), when one is given, and
+//   GET /static/large.bin → a 200 KB file through it.
 import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import process from 'node:process';
@@ -20,6 +21,8 @@ import { HELLO, JSON_BODY } from './app.js';
 
 /** The size of the byte body and of the file. */
 const FILE_BYTES = 20_000;
+/** A file served in chunks (static file middleware streams it). */
+const LARGE_FILE_BYTES = 200_000;
 
 /** The static file middleware a server's users take, made for a root folder. */
 export type StaticFiles = (options: { root: string }) => MiddlewareHandler;
@@ -31,6 +34,7 @@ export function honoApp(staticFiles?: StaticFiles): Hono {
   mkdirSync(join(folder, 'static'));
   const file = join(folder, 'static', 'file.bin');
   writeFileSync(file, bytes);
+  writeFileSync(join(folder, 'static', 'large.bin'), new Uint8Array(LARGE_FILE_BYTES).fill(0x62));
   process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
   app.get('/hello', (c) => c.text(HELLO));
   app.get('/json', (c) => c.json(JSON_BODY));
