@@ -6,6 +6,7 @@ import { zlibDeflateCodec } from '../websocket/deflate.js';
 import { InvalidOptionError } from '../errors.js';
 import { checkListener, checkServeOptions, ServerBase, type ListeningInfo, type Server, type ServeOptions } from './options.js';
 import { installGlobalObjects } from './global-request.js';
+import { runtimeResponseOf } from './light-response.js';
 import { ServerCore } from './server-core.js';
 import { Slab } from '../bytes.js';
 import { joinInto, joinOut, type OutPart } from '../out-bytes.js';
@@ -77,6 +78,48 @@ function installDenoUpgrade(): void {
     requestExchangeOf(request) ? upgradeWebSocket(request, options) : native.call(deno, request, options);
   deno.upgradeWebSocket = Object.assign(upgrade, { [UPGRADES_SERVER_REQUESTS]: true as const });
 }
+
+/** Marks the Deno.serve installed here, so that a second serve() does not wrap it again. */
+const SERVES_LIGHT_RESPONSES = Symbol.for('wirespeed.servesLightResponses');
+type Handler = (this: unknown, ...args: unknown[]) => unknown;
+
+/**
+ * Makes `Deno.serve` take the responses handlers make once LightResponse is the global Response
+ * (installed with the global objects): Deno's refuses a Response it did not construct ("must be a
+ * Response constructed via the Response constructor in this realm"), so a second server in the
+ * process (a health check, a test's mock upstream) answered every request 500. Its handler and
+ * onError, given in any of its forms, have a light response made real before Deno reads it.
+ */
+function installDenoServe(): void {
+  const deno = denoNamespace() as unknown as { serve?: Handler & { [SERVES_LIGHT_RESPONSES]?: true } };
+  const native = deno.serve;
+  if (typeof native !== 'function' || native[SERVES_LIGHT_RESPONSES]) return;
+  const serve = function (this: unknown, ...args: unknown[]) {
+    return native.apply(this, args.map(realResponsesIn));
+  };
+  deno.serve = Object.assign(serve, { [SERVES_LIGHT_RESPONSES]: true as const });
+}
+
+/** A Deno.serve argument with its handler and onError (a function, or an options object's) giving runtime Responses. */
+function realResponsesIn(arg: unknown): unknown {
+  if (typeof arg === 'function') return givingRuntimeResponses(arg as Handler);
+  if (typeof arg !== 'object' || arg === null) return arg;
+  const options = arg as { handler?: unknown; onError?: unknown };
+  if (typeof options.handler !== 'function' && typeof options.onError !== 'function') return arg;
+  const wrapped = { ...options };
+  if (typeof options.handler === 'function') wrapped.handler = givingRuntimeResponses(options.handler as Handler);
+  if (typeof options.onError === 'function') wrapped.onError = givingRuntimeResponses(options.onError as Handler);
+  return wrapped;
+}
+
+function givingRuntimeResponses(handler: Handler): Handler {
+  return function (this: unknown, ...args: unknown[]) {
+    const result = handler.apply(this, args);
+    return result instanceof Promise ? result.then(runtimeOf) : runtimeOf(result);
+  };
+}
+
+const runtimeOf = (value: unknown): unknown => (typeof value === 'object' && value !== null ? runtimeResponseOf(value as Response) : value);
 
 /**
  * Reads start this small, so an idle connection (a read always waits on it) holds no more: a
@@ -438,6 +481,7 @@ export function serve(options: ServeOptions, onListening?: (info: ListeningInfo)
   if (options.overrideGlobalObjects !== false) {
     installGlobalObjects();
     installDenoUpgrade();
+    installDenoServe();
   }
   const server = new DenoHttpServer(options);
   if (onListening) server.whenListening(onListening);

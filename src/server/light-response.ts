@@ -83,6 +83,7 @@ function bodyStream(source: StreamSource): ReadableStream<Uint8Array> {
 }
 
 let partsOf: (response: Response) => LightParts | undefined;
+let realOf: (response: Response) => Response;
 
 class LightResponseImpl {
   #status = 200;
@@ -102,6 +103,7 @@ class LightResponseImpl {
   #native: Response | undefined;
 
   static {
+    realOf = (response) => (#native in response ? (response as unknown as LightResponseImpl).toResponse() : response);
     partsOf = (response) => {
       if (!(#native in response)) return undefined;
       const self = response as unknown as LightResponseImpl;
@@ -372,6 +374,14 @@ export const RuntimeResponse: typeof Response = NativeResponse;
 /** The parts of a light response, for the server to write; undefined for any other Response. Throws if its body was read. */
 export function lightPartsOf(response: Response): LightParts | undefined {
   return partsOf(response);
+}
+
+/**
+ * The runtime's own Response for `response`: a light one made real (from then on its members are
+ * the real one's), any other as it is. For code that takes only the runtime's (Deno.serve).
+ */
+export function runtimeResponseOf(response: Response): Response {
+  return realOf(response);
 }
 
 /** Replaces the global Response with LightResponse (once; idempotent). */
