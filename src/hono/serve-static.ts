@@ -9,7 +9,7 @@
 // 45.3k at 22 µs. node-server already stats synchronously; a read of a small file the kernel has
 // cached costs about as much, and no read holds the thread for more than SYNC_READ_BYTES.
 import { closeSync, existsSync, openSync, readSync, statSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import type { Context, Env, MiddlewareHandler } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
 
@@ -58,7 +58,8 @@ const BYTE_RANGE = /^bytes=(\d*)-(\d*)$/;
  * Serves files from `root` for GET and HEAD requests, as `serveStatic` from
  * `@hono/node-server/serve-static` does: `app.use('/static/*', serveStatic({ root: './public' }))`.
  * A request path with a dot segment, an empty segment, a backslash or a percent escape (but `%25`
- * with `allowPercentInPath`) is answered as not found, so no path leaves `root`.
+ * with `allowPercentInPath`) is answered as not found, and so is one `rewriteRequestPath` takes
+ * out of `root`.
  */
 export function serveStatic<E extends Env = Env>(options: ServeStaticOptions<E> = {}): MiddlewareHandler<E> {
   const root = options.root ?? '';
@@ -66,6 +67,7 @@ export function serveStatic<E extends Env = Env>(options: ServeStaticOptions<E> 
   // A request's path is looked up under the working directory when no root is given: joined to
   // '' it would be absolute (`/etc/passwd`), as @hono/node-server joins it. `path` is the app's.
   const requestRoot = root === '' ? '.' : root;
+  const requestRootPath = resolve(requestRoot);
   return async (c, next) => {
     if (c.finalized || (c.req.method !== 'GET' && c.req.method !== 'HEAD')) return next();
     let path: string;
@@ -77,6 +79,12 @@ export function serveStatic<E extends Env = Env>(options: ServeStaticOptions<E> 
         return next();
       }
       path = join(requestRoot, options.rewriteRequestPath ? options.rewriteRequestPath(requested, c) : requested);
+      // A rewrite may make what was checked leave the root: `/assets../x` through
+      // `path.replace('/assets', '')` is `../x`. No request path names a file outside it.
+      if (!isWithin(requestRootPath, resolve(path))) {
+        await options.onNotFound?.(path, c);
+        return next();
+      }
     }
     let stats = statOf(path);
     if (stats?.isDirectory()) {
@@ -221,6 +229,11 @@ function readAt(fd: number, position: number, length: number): Uint8Array<ArrayB
     read += n;
   }
   return read === length ? bytes : bytes.subarray(0, read);
+}
+
+/** Whether `path` is `folder` or under it (both absolute and normalised). */
+function isWithin(folder: string, path: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 }
 
 /** The file's stats, or undefined when there is nothing there to read (any error of stat). */

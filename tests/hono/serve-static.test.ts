@@ -403,6 +403,23 @@ describe('wirespeed/hono serveStatic against @hono/node-server serveStatic (both
     }
   });
 
+  it('answers a path that rewriteRequestPath takes out of the root as not found (node-server serves it)', async () => {
+    const root = join(folder, 'assets', 'static');
+    const app = (middleware: MiddlewareHandler) => new Hono().use('*', middleware);
+    const rewriteRequestPath = (path: string) => path.replace('/assets', '');
+    const mine = serve({ fetch: app(serveStatic({ root, rewriteRequestPath })).fetch });
+    const peer = serve({ fetch: app(nodeServerStatic({ root, rewriteRequestPath })).fetch });
+    await Promise.all([mine.ready, peer.ready]);
+    try {
+      expect((await get(mine.port, '/assets/plain.txt')).body.toString()).toBe(TEXT);
+      // `/assets../secret.txt` has no dot segment; rewritten it is `../secret.txt`.
+      expect((await get(mine.port, '/assets../secret.txt')).status).toBe(404);
+      expect((await get(peer.port, '/assets../secret.txt')).body.toString()).toBe('outside the static folder');
+    } finally {
+      await Promise.all([mine.close(), peer.close()]);
+    }
+  });
+
   it('answers a dangling symlink as not found, as node-server does', async () => {
     const dangling = join(folder, 'assets', 'static', 'dangling.txt');
     symlinkSync(join(folder, 'nowhere.txt'), dangling);
