@@ -31,6 +31,11 @@ export interface WriteOptions {
   keepAliveTimeout: number;
   /** Out: the stream body being written, for the connection to abandon if it closes first. */
   streamBody?: ResponseBody;
+  /**
+   * Out: a stream body's head went to the transport. Until then a body that fails (before its
+   * first chunk, which the head waits for) can still be answered 500 instead of cut.
+   */
+  headWritten?: boolean;
 }
 
 // Text of printable ASCII is its own latin1 encoding; anything else is encoded to UTF-8.
@@ -170,15 +175,20 @@ async function writeStream(
   const framing = length !== null ? length : options.http10 ? 'close' : 'chunked';
   if (framing === 'close') options.keepAlive = false;
   const head = responseHead(prepared, framing, options);
-  if (prepared.headOnly) {
+  // Until the head goes, nothing did: a body that fails before then is answered 500 (headWritten).
+  const writeHead = () => {
+    options.headWritten = true;
     transport.write(head);
+  };
+  if (prepared.headOnly) {
+    writeHead();
     return body.cancel();
   }
   // All of it was ready: one write, as for a string body (read ahead, it is at most 64 KiB).
   const whole = typeof framing === 'number' ? body.takeWhole(framing) : null;
   if (whole) {
     transport.cork();
-    transport.write(head);
+    writeHead();
     for (const chunk of whole) transport.write(chunk);
     transport.uncork();
     return;
@@ -186,13 +196,13 @@ async function writeStream(
   // The head waits a little for the first chunk, to go out in one write with it.
   let headSent = !(await body.arrivesSoon());
   if (target.closed) return body.cancel();
-  if (headSent) transport.write(head);
+  if (headSent) writeHead();
   for await (const chunk of body.chunks(typeof framing === 'number' ? framing : null)) {
     if (target.closed) return;
     // The head goes out corked with the first chunk (a chunk sent in slices goes on its own).
     const withHead = !headSent && chunk.length <= SLICE_BYTES;
     if (withHead) transport.cork();
-    if (!headSent) transport.write(head);
+    if (!headSent) writeHead();
     headSent = true;
     const writing = writeChunk(target, chunk, framing === 'chunked'); // a chunk that fits is handed over now
     if (withHead) transport.uncork();
@@ -200,7 +210,7 @@ async function writeStream(
     if (target.closed) return;
     if (!ready) await target.drained();
   }
-  if (!headSent) transport.write(head); // an empty stream
+  if (!headSent) writeHead(); // an empty stream
   // Abandoned: no last chunk, which would tell the client it has all of the body.
   if (framing !== 'chunked' || target.closed || body.abandoned) return;
   if (!withTrailers) return void transport.write(LAST_CHUNK);

@@ -183,6 +183,20 @@ export function http2Suite(name: string, launch: Launcher): void {
       expect([res.status, res.body.toString()]).toEqual([200, 'héllo view buffer']);
     });
 
+    it('answers 500 for a response stream that fails before its first chunk, and resets one that fails after it', async () => {
+      for (const path of ['/stream-fails-at-once', '/stream-fails-soon', '/number-stream']) {
+        const res = await withSession(server.url, (s) => request(s, get(path)));
+        expect(res.status, path).toBe(500);
+      }
+      const later = await withSession(server.url, (s) =>
+        request(s, get('/stream-fails-later')).then(
+          () => 'ended',
+          (error: Error) => error.message,
+        ),
+      );
+      expect(later).toMatch(/INTERNAL_ERROR|RST_STREAM|Stream closed with error code/);
+    });
+
     it('answers HEAD with the GET headers and no body', async () => {
       const res = await withSession(server.url, (s) => request(s, { ':method': 'HEAD', ':path': '/hello' }));
       expect(res.status).toBe(200);

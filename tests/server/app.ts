@@ -287,6 +287,23 @@ async function handle(request: Request, info: RequestInfo): Promise<Response> {
       const chunks: unknown[] = ['héllo ', new DataView(bytes('_view '), 1), bytes('buffer')];
       return new Response(new ReadableStream({ start: (c) => (chunks.forEach((chunk) => c.enqueue(chunk)), c.close()) }));
     }
+    case '/stream-fails-at-once':
+      // A body that fails before its first chunk (a file that is gone): nothing went out yet.
+      return new Response(new ReadableStream({ start: (c) => c.error(new Error('the body failed at once')) }));
+    case '/stream-fails-soon':
+      return new Response(
+        new ReadableStream({
+          pull: (c) => new Promise((resolve) => setTimeout(resolve, 5)).then(() => c.error(new Error('the body failed soon'))),
+        }),
+      );
+    case '/stream-fails-later':
+      // After its first chunk: the head went with it, so the response can only be cut.
+      return new Response(
+        new ReadableStream({
+          start: (c) => c.enqueue(new TextEncoder().encode('first')),
+          pull: (c) => new Promise((resolve) => setTimeout(resolve, 30)).then(() => c.error(new Error('the body failed later'))),
+        }),
+      );
     case '/number-stream':
       // A mistake: a number where bytes belong. The response is cut and onError told why.
       return new Response(new ReadableStream({ start: (c) => (c.enqueue(42 as unknown as Uint8Array), c.close()) }));
@@ -363,13 +380,23 @@ async function handle(request: Request, info: RequestInfo): Promise<Response> {
   return text('not found', 404);
 }
 
+/** An error's message, and its cause's (a failed response body's error wraps the stream's). */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
+}
+
 /** The options every test server gets besides its own limits. */
 export function appOptions(): ServeOptions {
   return {
     fetch: handle,
     onError(error) {
-      stats.errors.push(error instanceof Error ? error.message : String(error));
+      stats.errors.push(describeError(error));
       return new Response('500 from onError\n', { status: 500 });
+    },
+    // What went wrong after the handler (a response body that failed), reported the same way.
+    logError(error) {
+      stats.errors.push(describeError(error));
     },
   };
 }

@@ -238,14 +238,16 @@ describe('node: logError', () => {
       logError: (error) => void logged.push(error),
       fetch: (request) => {
         if (request.url.endsWith('/throw')) throw new Error('handler failed');
-        // A body that breaks after its head went out.
+        // A body that breaks after its head went out (with its first chunk; failing before that,
+        // it would be answered 500).
         let sent = false;
         const body = new ReadableStream<Uint8Array>({
-          pull(controller) {
+          async pull(controller) {
             if (!sent) {
               sent = true;
               return controller.enqueue(new Uint8Array(10));
             }
+            await new Promise((resolve) => setTimeout(resolve, 30));
             controller.error(new Error('body failed'));
           },
         });

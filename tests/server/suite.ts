@@ -749,11 +749,29 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       expect([res.status, await res.text()]).toEqual([200, 'héllo view buffer']);
     });
 
-    it('cuts a response stream that yields something else, and tells onError why', async () => {
-      const { closed } = await raw(server.port, [get(server.port, '/number-stream')], { wait: 2000 });
-      expect(closed).toBe(true);
+    it('answers 500 for a response stream whose first chunk is something else, and reports why', async () => {
+      // Nothing went out yet (the head waits for the first chunk): a 500, as for a handler that threw.
+      const { text } = await raw(server.port, [get(server.port, '/number-stream')], { responses: 1 });
+      expect(text).toMatch(/^HTTP\/1\.1 500 /);
       const { errors } = await stats(server.url);
       expect(errors.some((e) => /must yield bytes \(a Uint8Array\) or strings, not number/.test(e))).toBe(true);
+    });
+
+    it('answers 500 for a response stream that fails before its first chunk, and cuts one that fails after it', async () => {
+      for (const path of ['/stream-fails-at-once', '/stream-fails-soon']) {
+        const { text } = await raw(server.port, [get(server.port, path)], { responses: 1 });
+        expect(text, path).toMatch(/^HTTP\/1\.1 500 /);
+      }
+      const later = await raw(server.port, [get(server.port, '/stream-fails-later')], { wait: 2000 });
+      expect(later.text).toMatch(/^HTTP\/1\.1 200 /);
+      expect(later.closed).toBe(true);
+      const { errors } = await stats(server.url);
+      for (const message of ['the body failed at once', 'the body failed soon', 'the body failed later']) {
+        expect(
+          errors.some((e) => e.includes(message)),
+          message,
+        ).toBe(true);
+      }
     });
 
     it('removes dot segments from the URL the handler sees, as URL parsing does', async () => {

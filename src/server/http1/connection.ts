@@ -445,6 +445,12 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
         this.responseDone(exchange);
       },
       (error: unknown) => {
+        // The body failed before its head went out (the head waits for the first chunk): nothing
+        // was sent, so the client gets a 500, as for a handler that threw.
+        if (!options.headWritten && !this.closed) {
+          exchange.responseStarted = false;
+          return this.sendResponse(exchange, this.host.internalError(error));
+        }
         this.host.reportError(error, exchange.request);
         this.destroy(error);
       },

@@ -150,6 +150,8 @@ export class Responder {
 
   /** A stream body: its length when known (given, declared, or all of it ready at once), then DATA as it comes. */
   private async respondStream(stream: Http2Stream, prepared: PreparedResponse, body: ResponseBody, known: number): Promise<void> {
+    // HEADERS wait for the first DATA: a body that fails before then is answered 500, not reset.
+    let headersSent = false;
     try {
       const length = await streamLength(prepared, body, known, true);
       if (!stream.state.canSend || this.host.closed) return body.cancel();
@@ -168,7 +170,7 @@ export class Responder {
       }
       stream.responseBody = body;
       // HEADERS wait a little for the first DATA, to leave in the same flush.
-      let headersSent = !(await body.arrivesSoon());
+      headersSent = !(await body.arrivesSoon());
       if (!stream.state.canSend || this.host.closed) return body.cancel();
       if (headersSent) this.send.headers(stream, fields, false);
       for await (const chunk of body.chunks(length)) {
@@ -182,6 +184,10 @@ export class Responder {
       stream.responseBody = null;
       if (stream.state.canSend && !this.host.closed && !body.abandoned) this.finish(stream, prepared.trailers);
     } catch (error) {
+      if (!headersSent) {
+        stream.responseStarted = false;
+        stream.responseBody = null;
+      }
       this.abort(stream, error);
     }
   }
