@@ -1,9 +1,10 @@
 // wirespeed/hono's serveStatic against @hono/node-server's, the middleware hono users on Node take
 // today: the same app with each, served by wirespeed/node, asked the same requests over a real
 // socket (paths sent as written, not normalised by a URL parser), must answer alike (status, the
-// fields a file response has, the bytes). Then what only ours does: files past the synchronous
-// read's size stream, and a path that is not a regular file (a FIFO) is not found instead of
-// blocking the server on its read.
+// fields a file response has, the bytes). Then what only ours does: conditional requests (304,
+// If-Range), files past the synchronous read's size streamed and every file closed, no path out
+// of the root (no root given, or a rewrite that climbs out), and a path that is not a regular file
+// (a FIFO) not found instead of blocking the server on its read.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
