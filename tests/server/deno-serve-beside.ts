@@ -5,7 +5,11 @@ import { serve } from '../../src/server/deno.js';
 
 declare const Deno: {
   serve(...args: unknown[]): { finished: Promise<void>; shutdown(): Promise<void> };
+  exit(code: number): never;
 };
+
+// Never outlive the test: a server that never answers would hold this process (and its port) open.
+const deadline = setTimeout(() => Deno.exit(2), 20_000);
 
 const ours = serve({ fetch: () => new Response('from wirespeed') });
 await ours.ready;
@@ -44,3 +48,4 @@ for (const [name, handler] of Object.entries(handlers)) {
 results['wirespeed beside them'] = await (await fetch(ours.url)).text();
 await ours.close();
 console.log(JSON.stringify(results));
+clearTimeout(deadline);
