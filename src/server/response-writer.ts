@@ -194,23 +194,22 @@ async function writeStream(
     return;
   }
   // The head waits a little for the first chunk, to go out in one write with it.
-  let headSent = !(await body.arrivesSoon());
+  const late = !(await body.arrivesSoon());
   if (target.closed) return body.cancel();
-  if (headSent) writeHead();
+  if (late) writeHead();
   for await (const chunk of body.chunks(typeof framing === 'number' ? framing : null)) {
     if (target.closed) return;
     // The head goes out corked with the first chunk (a chunk sent in slices goes on its own).
-    const withHead = !headSent && chunk.length <= SLICE_BYTES;
+    const withHead = !options.headWritten && chunk.length <= SLICE_BYTES;
     if (withHead) transport.cork();
-    if (!headSent) writeHead();
-    headSent = true;
+    if (!options.headWritten) writeHead();
     const writing = writeChunk(target, chunk, framing === 'chunked'); // a chunk that fits is handed over now
     if (withHead) transport.uncork();
     const ready = await writing;
     if (target.closed) return;
     if (!ready) await target.drained();
   }
-  if (!headSent) writeHead(); // an empty stream
+  if (!options.headWritten) writeHead(); // an empty stream
   // Abandoned: no last chunk, which would tell the client it has all of the body.
   if (framing !== 'chunked' || target.closed || body.abandoned) return;
   if (!withTrailers) return void transport.write(LAST_CHUNK);
