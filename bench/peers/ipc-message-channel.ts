@@ -97,7 +97,7 @@ export async function messageChannelComlink(message: unknown, inFlight: number):
 }
 
 /** A stream of `count` copies of `item`, read to its end by each run. */
-export type MakeStream = (item: string, count: number) => Promise<RoundTrip>;
+export type MakeStream = (item: string | Uint8Array, count: number) => Promise<RoundTrip>;
 
 /** Reads `stream` to its end; resolves with the number of items. */
 export async function drain(stream: ReadableStream<unknown>): Promise<number> {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { encodeFrame, IpcChannel, IpcFrameType, jsonCodec, portTransport, streamTransport, type Codec } from '../../src/ipc/index.js';
+import { plainType } from '../../src/ipc/plain.js';
 import { sharedRingPair, sharedRingTransport } from './ipc-shared-ring.js';
 import {
   concurrently,
@@ -243,10 +244,14 @@ export const socketStreamWith =
 /** IpcChannel's `stream` over a Unix socket (JSON frames), with the default credit window. */
 export const socketStream: MakeStream = socketStreamWith();
 
-/** The raw socket carrying the same bytes as the stream's DATA frames: one write per item, counted on arrival. */
+/**
+ * The raw socket carrying the same bytes as the stream's DATA frames (a string or bytes item goes
+ * as it is: in a DATA_TEXT frame as UTF-8, in DATA_BYTES): one write per item, counted on arrival.
+ */
 export const socketStreamRaw: MakeStream = async (item, count) => {
   const pair = await socketPair();
-  const frame = encodeFrame(IpcFrameType.DATA, 1, jsonCodec.encode(item));
+  const payload = typeof item === 'string' ? new TextEncoder().encode(item) : item;
+  const frame = encodeFrame(plainType(IpcFrameType.DATA, item)!, 1, payload);
   pair.server.on('data', () => {
     for (let i = 0; i < count; i++) pair.server.write(frame);
   });

@@ -25,11 +25,12 @@ import { loadNodePeers } from './node-peers.js';
 /** The transports that carry values: their raw case posts the channel's message, cloned. */
 const PORTS = new Set(['MessageChannel (same thread)', 'Worker MessagePort']);
 
-/** Items per measured stream, and the items (strings of 16 B and 1 KB: JSON adds the quotes). */
+/** Items per measured stream, and the items: strings of 16 B and 1 KB, and 1 KB of bytes (a file's chunks, say). */
 const STREAM_LENGTH = 1000;
-const STREAM_ITEMS: [string, string][] = [
-  ['16 B', 'x'.repeat(14)],
-  ['1 KB', 'x'.repeat(1022)],
+const STREAM_ITEMS: [string, string | Uint8Array][] = [
+  ['16 B', 'x'.repeat(16)],
+  ['1 KB', 'x'.repeat(1024)],
+  ['1 KB of bytes', new Uint8Array(1024).fill(0x78)],
 ];
 
 /** A buffer sent to a worker and back (an image of 1024 x 1024 RGBA), cloned each way or moved. */

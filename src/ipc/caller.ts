@@ -9,6 +9,7 @@ import { IpcError } from './errors.js';
 import { IpcFrameType } from './frame.js';
 import { creditPayload } from './credit.js';
 import { remoteError } from './error-payload.js';
+import { PLAIN_FRAMES } from './plain.js';
 import {
   DEFAULT_CLONED_STREAM_ITEMS,
   DEFAULT_STREAM_WINDOW,
@@ -163,26 +164,30 @@ export class Caller {
     return { readable: receiver.readable, open, error: (error) => receiver.error(error) };
   }
 
-  /** A frame for this half (RESPONSE, ERROR, DATA, END). */
+  /** A frame for this half (RESPONSE, ERROR, DATA, END, and the plain RESPONSE and DATA). */
   receive(frame: ChannelFrame): void {
     switch (frame.type) {
       case IpcFrameType.RESPONSE:
+      case IpcFrameType.RESPONSE_BYTES:
+      case IpcFrameType.RESPONSE_TEXT:
       case IpcFrameType.ERROR: {
         const receiver = this.receivers.get(frame.id);
         if (receiver) {
           this.receivers.delete(frame.id);
           this.answered();
-          return receiver.error(remoteError(this.link.codec.decode(frame.payload)));
+          return receiver.error(remoteError(this.valueOf(frame)));
         }
         const pending = this.settle(frame.id);
         if (!pending) return; // cancelled or timed out already
         this.answered();
-        const payload = this.link.codec.decode(frame.payload);
-        if (frame.type === IpcFrameType.RESPONSE) return pending.resolve(payload);
-        return pending.reject(remoteError(payload));
+        const value = this.valueOf(frame);
+        if (frame.type === IpcFrameType.ERROR) return pending.reject(remoteError(value));
+        return pending.resolve(value);
       }
       case IpcFrameType.DATA:
-        return this.receivers.get(frame.id)?.item(this.link.codec.decode(frame.payload), frame.size);
+      case IpcFrameType.DATA_BYTES:
+      case IpcFrameType.DATA_TEXT:
+        return this.receivers.get(frame.id)?.item(this.valueOf(frame), frame.size);
       case IpcFrameType.END: {
         const receiver = this.receivers.get(frame.id);
         if (!receiver) return; // cancelled already
@@ -191,6 +196,11 @@ export class Caller {
         return receiver.end();
       }
     }
+  }
+
+  /** A frame's value: a plain frame's payload is the value (plain.ts), others are the codec's. */
+  private valueOf(frame: ChannelFrame): unknown {
+    return PLAIN_FRAMES.has(frame.type) ? frame.payload : this.link.codec.decode(frame.payload);
   }
 
   /** The channel failed: every request rejects and every stream errors with `error`. */

@@ -9,19 +9,21 @@ import { IpcError } from './errors.js';
 import { DEFAULT_MAX_FRAME, encodeFrame, FrameDecoder, IpcFrameType, isFrameType, type FrameSink } from './frame.js';
 import { unref, type ChannelFrame, type ChannelLink } from './link.js';
 import { Outbox } from './outbox.js';
+import { PLAIN_FRAMES, plainType, type ValueFrameType } from './plain.js';
 import type { IpcMethods, MethodHandler, MethodItem, MethodParams, MethodResult } from './methods.js';
 import { Server, type Handler } from './server.js';
 import { takeTransferList } from './transfer.js';
-import type { IpcTransport } from './transport.js';
+import { allocator, type IpcTransport } from './transport.js';
 import { utf8Range } from '../utf8.js';
 
 export type { RequestOptions, StreamOptions } from './caller.js';
 
 /**
  * 2: streams (STREAM, DATA, END, CREDIT frames); 3: stream windows count bytes as well as items;
- * 4: the Hello says how many requests and streams a side runs at once (`maxConcurrent`).
+ * 4: the Hello says how many requests and streams a side runs at once (`maxConcurrent`);
+ * 5: results and stream items that are bytes or strings go as they are (plain.ts).
  */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 /** How an IpcChannel encodes, how large a frame may be, and how long it waits. */
 export interface ChannelOptions {
@@ -84,6 +86,8 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
   private failure: Error | null = null;
   private readonly decoder: FrameDecoder;
   private readonly outbox: Outbox;
+  /** Where received bytes values are copied (IpcTransport.allocate). */
+  private readonly allocate: (size: number) => Uint8Array;
   private readonly caller: Caller;
   private readonly server: Server;
   private readonly listeners = new Map<string, ((data: unknown) => void)[]>();
@@ -102,6 +106,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     this.maxFrame = options.maxFrame ?? DEFAULT_MAX_FRAME;
     this.decoder = new FrameDecoder(this.maxFrame);
     this.outbox = new Outbox(transport, (error) => this.fail(error));
+    this.allocate = allocator(transport);
     // What the two halves see of the channel (kept off its public interface).
     const link: ChannelLink = {
       codec: this.wire,
@@ -109,6 +114,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
       failure: () => this.failure,
       backlogged: () => transport.backlogged?.() === true,
       send: (type, id, payload) => this.send(type, id, payload),
+      sendValue: (type, id, value) => this.sendValue(type, id, value),
     };
     const maxConcurrent = options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT;
     if (!isConcurrency(maxConcurrent)) throw new RangeError(`maxConcurrent must be an integer from 1 to ${MAX_CONCURRENT_LIMIT}`);
@@ -214,6 +220,14 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     return this.outbox.frame(type, id, payload as Uint8Array, this.maxFrame);
   }
 
+  /** A result or stream item: bytes and strings in their plain frames (plain.ts), anything else encoded. */
+  private sendValue(type: ValueFrameType, id: number, value: unknown): number {
+    const plain = this.cloning ? undefined : plainType(type, value);
+    if (plain === undefined) return this.send(type, id, this.cloning ? value : this.wire.encode(value));
+    if (typeof value === 'string') return this.outbox.text(plain, id, value, this.maxFrame);
+    return this.outbox.frame(plain, id, value as Uint8Array, this.maxFrame);
+  }
+
   private fail(error: Error): void {
     if (this.failure) return;
     this.failure = error;
@@ -233,19 +247,29 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
   }
 
   /**
-   * A frame from the bytes: a text codec's payload (and the Hello's JSON) is read as text straight
-   * from them; other payloads are copied, since the transport may reuse the chunk.
+   * A frame from the bytes: a text codec's payload, a plain text value (and the Hello's JSON) is
+   * read as text straight from them; plain bytes are the value, so they are copied out of the
+   * chunk, which the transport may reuse (into the transport's memory: a Buffer on Node streams);
+   * other payloads are decoded before the chunk is let go.
    */
   private readonly receiveFrame: FrameSink = (type, id, bytes, start, end) => {
     if (this.failure) return;
     try {
       if (type === IpcFrameType.HELLO) return this.hello(jsonCodec.text!.decode(utf8Range(bytes, start, end)) as Hello);
-      const text = this.wire !== this.codec && type !== IpcFrameType.CREDIT;
-      this.dispatch({ type, id, payload: text ? utf8Range(bytes, start, end) : bytes.slice(start, end), size: end - start });
+      const plain = PLAIN_FRAMES.get(type)?.payload;
+      const text = plain === 'text' || (plain === undefined && this.wire !== this.codec && type !== IpcFrameType.CREDIT);
+      const payload = text ? utf8Range(bytes, start, end) : plain === 'bytes' ? this.copy(bytes, start, end) : bytes.slice(start, end);
+      this.dispatch({ type, id, payload, size: end - start });
     } catch (error) {
       this.failAndClose(error);
     }
   };
+
+  private copy(bytes: Uint8Array, start: number, end: number): Uint8Array {
+    const copy = this.allocate(end - start);
+    copy.set(bytes.subarray(start, end));
+    return copy;
+  }
 
   /** A value frame, `[type, id, payload]` (structured-clone codec); anything else is corrupt. */
   private receiveValue(message: unknown): void {
@@ -274,8 +298,12 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
       case IpcFrameType.HELLO: // always bytes (receiveFrame), never a value
         throw new IpcError('ERR_HANDSHAKE', 'the Hello frame is not bytes');
       case IpcFrameType.RESPONSE:
+      case IpcFrameType.RESPONSE_BYTES:
+      case IpcFrameType.RESPONSE_TEXT:
       case IpcFrameType.ERROR:
       case IpcFrameType.DATA:
+      case IpcFrameType.DATA_BYTES:
+      case IpcFrameType.DATA_TEXT:
       case IpcFrameType.END:
         return this.caller.receive(frame);
       case IpcFrameType.REQUEST:

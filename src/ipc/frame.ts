@@ -19,6 +19,14 @@ export const IpcFrameType = {
   END: 9,
   /** The receiver can take this many more items: u32 BE. */
   CREDIT: 10,
+  /** A RESPONSE whose value is bytes (a Uint8Array): the bytes themselves, not the codec's. */
+  RESPONSE_BYTES: 11,
+  /** A RESPONSE whose value is a string: its UTF-8, not the codec's. */
+  RESPONSE_TEXT: 12,
+  /** A DATA item that is bytes (a Uint8Array): the bytes themselves, not the codec's. */
+  DATA_BYTES: 13,
+  /** A DATA item that is a string: its UTF-8, not the codec's. */
+  DATA_TEXT: 14,
 } as const;
 /** A frame type number. */
 export type IpcFrameType = (typeof IpcFrameType)[keyof typeof IpcFrameType];

@@ -2,6 +2,7 @@
 // failure, and a way to send a frame within the agreed limit.
 import type { Codec } from './codec.js';
 import type { IpcFrameType } from './frame.js';
+import type { ValueFrameType } from './plain.js';
 
 /** A stream's credit window: what may be in flight plus queued, unread, at any time. */
 export interface StreamWindow {
@@ -48,6 +49,11 @@ export interface ChannelLink {
    * payload's size on the wire, as the other side's ChannelFrame will say it.
    */
   send(type: IpcFrameType, id: number, payload: unknown): number;
+  /**
+   * Sends a result (RESPONSE) or a stream item (DATA): bytes and strings as they are (plain.ts),
+   * anything else through the codec; throws and returns as `send`.
+   */
+  sendValue(type: ValueFrameType, id: number, value: unknown): number;
 }
 
 /** Lets a timer not keep the process alive (Node); a no-op elsewhere. */

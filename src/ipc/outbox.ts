@@ -9,16 +9,22 @@
 // reference machine a fresh typed array costs ~40-600 ns, Buffer#utf8Write of a 40-byte message
 // ~110 ns against TextEncoder#encode's ~590 ns.
 import { checkFrameSize, IPC_FRAME_HEADER_SIZE, writeFrameHeader, type IpcFrameType } from './frame.js';
-import type { IpcTransport } from './transport.js';
+import { allocator, type IpcTransport } from './transport.js';
 import { MAX_UTF8_CHARACTER, maxUtf8Length, writeUtf8 } from '../utf8.js';
 import { atEndOfTurn } from '../end-of-turn.js';
 
 /**
- * The arena's size: a batch this large goes out at once, and a frame this large goes alone. Small
- * enough to keep per channel (a turn of 64 small requests is 4 KB), large enough that a write
- * carries many frames.
+ * The arena's first size: a batch this large goes out at once, and a frame this large goes alone.
+ * Small enough to keep per channel (a turn of 64 small requests is 4 KB), large enough that a
+ * write carries many frames.
  */
 const ARENA_BYTES = 16 * 1024;
+/**
+ * What the arena grows to, doubling each time a turn's frames fill it (a stream, a burst): Node
+ * reads a socket 64 KiB at a time, and fewer writes paid: 1,000 items of 1 KB over a Unix socket
+ * in 0.94 ms with 64 KiB arenas against 1.18-1.27 with 16 KiB (4 KiB: 1.85).
+ */
+const MAX_ARENA_BYTES = 64 * 1024;
 
 /** The frames waiting for the end of this turn. */
 export class Outbox {
@@ -26,6 +32,8 @@ export class Outbox {
   private arena: Uint8Array = new Uint8Array(0); // made at the first frame: a channel on ports may never need one
   private start = 0;
   private end = 0;
+  /** The size of the next arena: ARENA_BYTES, doubled up to MAX_ARENA_BYTES by each arena a turn filled. */
+  private arenaBytes = ARENA_BYTES;
   private scheduled = false;
   private readonly allocate: (size: number) => Uint8Array;
   private readonly flushTask = () => {
@@ -38,7 +46,7 @@ export class Outbox {
     /** Called when the transport refuses a batch (the channel fails with it). */
     private readonly failed: (error: Error) => void,
   ) {
-    this.allocate = transport.allocate ? (size) => transport.allocate!(size) : (size) => new Uint8Array(size);
+    this.allocate = allocator(transport);
   }
 
   /**
@@ -63,13 +71,13 @@ export class Outbox {
    */
   text(type: IpcFrameType, id: number, text: string, maxFrame: number): number {
     const least = IPC_FRAME_HEADER_SIZE + text.length;
-    // A text too large for the arena is encoded on its own first, so its frame is sized exactly.
-    if (least > ARENA_BYTES) return this.frame(type, id, utf8Encoder.encode(text), maxFrame);
+    // A text too large for an arena is encoded on its own first, so its frame is sized exactly.
+    if (least > this.arenaBytes) return this.frame(type, id, utf8Encoder.encode(text), maxFrame);
     let at = this.reserve(least);
     let length = writeUtf8(this.arena, at + IPC_FRAME_HEADER_SIZE, text);
     if (this.arena.length - (at + IPC_FRAME_HEADER_SIZE + length) < MAX_UTF8_CHARACTER) {
       const most = IPC_FRAME_HEADER_SIZE + maxUtf8Length(text);
-      if (most > ARENA_BYTES) return this.frame(type, id, utf8Encoder.encode(text), maxFrame);
+      if (most > this.arenaBytes) return this.frame(type, id, utf8Encoder.encode(text), maxFrame);
       at = this.reserve(most);
       length = writeUtf8(this.arena, at + IPC_FRAME_HEADER_SIZE, text);
     }
@@ -99,16 +107,22 @@ export class Outbox {
   /** Where `size` bytes can be written: in the arena, after sending what it holds when it is full. */
   private reserve(size: number): number {
     if (this.arena.length - this.end >= size) return this.end;
-    this.flush();
-    this.arena = this.allocate(Math.max(ARENA_BYTES, size));
+    if (this.end > this.start) this.flushFull();
+    this.arena = this.allocate(Math.max(this.arenaBytes, size));
     this.start = this.end = 0;
     return 0;
+  }
+
+  /** This turn's frames filled the arena: they go now, and the next arena is larger. */
+  private flushFull(): void {
+    this.arenaBytes = Math.min(this.arenaBytes * 2, MAX_ARENA_BYTES);
+    this.flush();
   }
 
   /** A frame was written up to `end`: a full arena goes now, otherwise at the end of this turn. */
   private queued(end: number): void {
     this.end = end;
-    if (end >= this.arena.length) return this.flush();
+    if (end >= this.arena.length) return this.flushFull();
     if (!this.scheduled) {
       this.scheduled = true;
       atEndOfTurn(this.flushTask);

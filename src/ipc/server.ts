@@ -159,7 +159,7 @@ export class Server {
     const window = { items: windowPart(items, 'items'), bytes: windowPart(bytes, 'bytes') };
     const serving = new Serving();
     const sender = new StreamSender(window, {
-      item: (value) => this.quietly(IpcFrameType.DATA, id, this.link.codec.encode(value)),
+      item: (value) => (this.link.failure() ? 0 : this.link.sendValue(IpcFrameType.DATA, id, value)),
       backlogged: () => this.link.backlogged(),
       end: () => {
         if (this.finish(id, serving)) this.quietly(IpcFrameType.END, id, EMPTY);
@@ -194,7 +194,7 @@ export class Server {
   private reply(id: number, value: unknown): void {
     if (this.link.failure()) return;
     try {
-      this.link.send(IpcFrameType.RESPONSE, id, this.link.codec.encode(value));
+      this.link.sendValue(IpcFrameType.RESPONSE, id, value);
     } catch (error) {
       this.replyError(id, error);
     }

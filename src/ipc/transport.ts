@@ -22,9 +22,11 @@ export interface IpcTransport {
    */
   sendValue?(value: unknown, transfer?: TransferList): void;
   /**
-   * A buffer for the channel to fill before it is sent, from the transport's cheapest memory (Node
-   * streams: Buffer.allocUnsafe, which their write takes without a conversion). Absent: `new Uint8Array`.
-   * The channel sends views of it and never writes a byte again once it was sent.
+   * A buffer for the channel to fill, from the transport's cheapest memory (Node streams:
+   * Buffer.allocUnsafe, which their write takes without a conversion, and which takes a small
+   * size from Node's pool: 1 KB in ~240 ns, where `new Uint8Array(1024)` is ~800 ns here). The
+   * channel writes frames into it and sends views of it, never writing a byte again once sent; it
+   * also copies received bytes values into it. Absent: `new Uint8Array`.
    */
   allocate?(size: number): Uint8Array;
   /**
@@ -37,4 +39,9 @@ export interface IpcTransport {
   /** Starts delivering to `receiver` (called once). Chunks given to `data` may be reused after it returns. */
   start(receiver: Receiver): void;
   close(): void;
+}
+
+/** The transport's `allocate`, or `new Uint8Array` for a transport without one. */
+export function allocator(transport: IpcTransport): (size: number) => Uint8Array {
+  return transport.allocate ? (size) => transport.allocate!(size) : (size) => new Uint8Array(size);
 }

@@ -20,7 +20,7 @@ import {
   type Receiver,
   type TransferList,
 } from '../../src/ipc/index.js';
-import { helloFrame } from './raw-peer.js';
+import { helloFrame, requestFrame } from './raw-peer.js';
 import { msgpackCodec, msgpackrRecordsCodec } from '../../src/ipc/msgpack.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,6 +32,38 @@ const CODECS = { json: () => jsonCodec, msgpack: () => msgpackCodec, msgpackr: m
 async function socketPair() {
   const pair = await benchSocketPair();
   return { client: pair.client, serverSide: pair.server, server: { close: pair.close } };
+}
+
+/**
+ * Two ends in memory whose reads come through one scratch buffer, reused (and scribbled over)
+ * after every `data` call, in pieces of 1 to 50 bytes: what the channel keeps must be copies.
+ */
+function reusingPair(): [IpcTransport, IpcTransport] {
+  const receivers: (Receiver | null)[] = [null, null];
+  let seed = 7;
+  const pieceSize = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 50) + 1;
+  const end = (to: number): IpcTransport => ({
+    send(bytes) {
+      const copy = bytes.slice();
+      setImmediate(() => {
+        const scratch = new Uint8Array(64);
+        for (let at = 0; at < copy.length;) {
+          const n = Math.min(pieceSize(), copy.length - at);
+          scratch.set(copy.subarray(at, at + n));
+          receivers[to]?.data(scratch.subarray(0, n));
+          scratch.fill(0xee);
+          at += n;
+        }
+      });
+    },
+    start(receiver) {
+      receivers[1 - to] = receiver;
+    },
+    close() {
+      for (const receiver of receivers.splice(0)) receiver?.end();
+    },
+  });
+  return [end(1), end(0)];
 }
 
 describe('IPC over a Unix domain socket', async () => {
@@ -141,29 +173,36 @@ describe('IPC failures on the wire', () => {
     server.close();
   });
 
-  it('a stream item past the window fails the channel (ERR_FLOW_CONTROL), counted in items and in bytes', async () => {
-    for (const [window, items] of [
-      [{ highWaterMark: 2 }, 3], // the third item has no credit
-      [{ highWaterBytes: 10 }, 3], // 9 + 9 bytes spend it (the second may overshoot it); the third has none
-    ] as const) {
-      const { server, client, serverSide } = await socketPair();
-      const a = new IpcChannel(streamTransport(client));
-      serverSide.write(helloFrame());
-      await a.ready;
-      const reader = a.stream('flood', null, window).getReader();
-      // The hostile side answers the STREAM frame with more than it may.
-      const id = await new Promise<number>((resolve) => {
-        const decoder = new FrameDecoder(1 << 20);
-        serverSide.on('data', (chunk: Uint8Array) => decoder.read(chunk, (type, id) => type === IpcFrameType.STREAM && resolve(id)));
-      });
-      for (let i = 0; i < items; i++) serverSide.write(encodeFrame(IpcFrameType.DATA, id, jsonCodec.encode('1234567')));
-      const error = { code: 'ERR_FLOW_CONTROL', message: expect.stringMatching(/past its window/) };
-      await expect(a.request('x')).rejects.toMatchObject(error); // nothing read meanwhile, so no credit given back
-      for (let i = 0; i < items - 1; i++) expect(await reader.read()).toEqual({ value: '1234567', done: false });
-      await expect(reader.read()).rejects.toMatchObject(error);
-      server.close();
-    }
-  });
+  it.each([
+    ['JSON', IpcFrameType.DATA, jsonCodec.encode('1234567'), '1234567'],
+    ['plain text', IpcFrameType.DATA_TEXT, new TextEncoder().encode('123456789'), '123456789'],
+    ['plain bytes', IpcFrameType.DATA_BYTES, Buffer.alloc(9, 7), Buffer.alloc(9, 7)],
+  ] as const)(
+    'a stream item past the window fails the channel (ERR_FLOW_CONTROL), counted in items and in bytes (%s items)',
+    async (_kind, type, payload, value) => {
+      for (const [window, items] of [
+        [{ highWaterMark: 2 }, 3], // the third item has no credit
+        [{ highWaterBytes: 10 }, 3], // 9 + 9 bytes spend it (the second may overshoot it); the third has none
+      ] as const) {
+        const { server, client, serverSide } = await socketPair();
+        const a = new IpcChannel(streamTransport(client));
+        serverSide.write(helloFrame());
+        await a.ready;
+        const reader = a.stream('flood', null, window).getReader();
+        // The hostile side answers the STREAM frame with more than it may.
+        const id = await new Promise<number>((resolve) => {
+          const decoder = new FrameDecoder(1 << 20);
+          serverSide.on('data', (chunk: Uint8Array) => decoder.read(chunk, (type, id) => type === IpcFrameType.STREAM && resolve(id)));
+        });
+        for (let i = 0; i < items; i++) serverSide.write(encodeFrame(type, id, payload));
+        const error = { code: 'ERR_FLOW_CONTROL', message: expect.stringMatching(/past its window/) };
+        await expect(a.request('x')).rejects.toMatchObject(error); // nothing read meanwhile, so no credit given back
+        for (let i = 0; i < items - 1; i++) expect(await reader.read()).toEqual({ value, done: false });
+        await expect(reader.read()).rejects.toMatchObject(error);
+        server.close();
+      }
+    },
+  );
 
   it('a reader that grants credit but takes nothing holds a stream to the pipe, not to this process’s memory', async () => {
     const { server, client, serverSide } = await socketPair();
@@ -456,38 +495,6 @@ describe('IPC over a SharedArrayBuffer ring', () => {
 });
 
 describe('IPC bytes in place: text payloads, reused read buffers, the arena', () => {
-  /**
-   * Two ends in memory whose reads come through one scratch buffer, reused (and scribbled over)
-   * after every `data` call, in pieces of 1 to 50 bytes: what the channel keeps must be copies.
-   */
-  function reusingPair(): [IpcTransport, IpcTransport] {
-    const receivers: (Receiver | null)[] = [null, null];
-    let seed = 7;
-    const pieceSize = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 50) + 1;
-    const end = (to: number): IpcTransport => ({
-      send(bytes) {
-        const copy = bytes.slice();
-        setImmediate(() => {
-          const scratch = new Uint8Array(64);
-          for (let at = 0; at < copy.length;) {
-            const n = Math.min(pieceSize(), copy.length - at);
-            scratch.set(copy.subarray(at, at + n));
-            receivers[to]?.data(scratch.subarray(0, n));
-            scratch.fill(0xee);
-            at += n;
-          }
-        });
-      },
-      start(receiver) {
-        receivers[1 - to] = receiver;
-      },
-      close() {
-        for (const receiver of receivers.splice(0)) receiver?.end();
-      },
-    });
-    return [end(1), end(0)];
-  }
-
   it.each([
     ['json', () => jsonCodec],
     ['msgpack', () => msgpackCodec],
@@ -540,6 +547,111 @@ describe('IPC bytes in place: text payloads, reused read buffers, the arena', ()
     expect(await channel.request('echo', '€'.repeat(300))).toBe('€'.repeat(300)); // 900 bytes + envelope fit
     channel.close();
     server.close();
+  });
+});
+
+describe('IPC results and stream items that are bytes or strings go as they are, not through the codec', () => {
+  /** What a raw peer reads back for each request it sends to a channel serving `echo` (the frame's type and payload). */
+  async function framesFor(params: unknown[], options: { maxFrame?: number } = {}) {
+    const { server, client, serverSide } = await socketPair();
+    new IpcChannel(streamTransport(serverSide), options).handle('echo', (v) => (v === 'bytes' ? Uint8Array.of(0, 1, 255) : v));
+    const frames: { type: number; id: number; payload: Uint8Array }[] = [];
+    const decoder = new FrameDecoder(1 << 20);
+    client.on('data', (chunk: Uint8Array) => frames.push(...decoder.push(chunk).filter((frame) => frame.type !== IpcFrameType.HELLO)));
+    client.write(helloFrame());
+    params.forEach((p, i) => client.write(requestFrame(i + 1, 'echo', p)));
+    await expect.poll(() => frames.length).toBe(params.length);
+    server.close();
+    return frames.sort((x, y) => x.id - y.id);
+  }
+
+  it('on the wire: bytes in RESPONSE_BYTES as they are, a string in RESPONSE_TEXT as its UTF-8, the rest as the codec’s', async () => {
+    const frames = await framesFor(['bytes', 'é😀', '', { a: 1 }, 7, 'a\ud800']);
+    const utf8 = (text: string) => new TextEncoder().encode(text);
+    expect(frames.map(({ type, payload }) => [type, [...payload]])).toEqual([
+      [IpcFrameType.RESPONSE_BYTES, [0, 1, 255]],
+      [IpcFrameType.RESPONSE_TEXT, [...utf8('é😀')]],
+      [IpcFrameType.RESPONSE_TEXT, []],
+      [IpcFrameType.RESPONSE, [...utf8('{"a":1}')]],
+      [IpcFrameType.RESPONSE, [...utf8('7')]],
+      // A lone surrogate has no UTF-8: that string goes through JSON, which escapes it.
+      [IpcFrameType.RESPONSE, [...utf8('"a\\ud800"')]],
+    ]);
+  });
+
+  it.each([
+    ['json', () => jsonCodec],
+    ['msgpack', () => msgpackCodec],
+  ] as const)(
+    'arrive as sent (%s): bytes as bytes (a Buffer on Node streams), strings exactly, in results and stream items',
+    async (name, codec) => {
+      const { server, client, serverSide } = await socketPair();
+      const values: unknown[] = [
+        Uint8Array.of(1, 2, 3),
+        Buffer.from('a Buffer'),
+        new Uint8Array(0),
+        new Uint8Array(100_000).map((_, i) => i % 251), // over one arena, in a frame of its own
+        '',
+        'é ü ß – “quotes” 😀 中文',
+        'x'.repeat(70_000),
+        { bytes: 'an object still goes through the codec' },
+        42,
+      ];
+      // A lone surrogate has no UTF-8, so that string goes through the codec: JSON escapes it (msgpackr does not keep it).
+      if (name === 'json') values.push('a\ud800b');
+      new IpcChannel(streamTransport(serverSide), { codec: codec() })
+        .handle('value', (i) => values[i as number])
+        .handle('values', function* () {
+          yield* values;
+        });
+      const channel = new IpcChannel(streamTransport(client), { codec: codec() });
+      // Received bytes are copied into the transport's memory: Buffer.allocUnsafe on Node streams.
+      const expected = values.map((v) => (v instanceof Uint8Array ? Buffer.from(v) : v));
+      const results = await Promise.all(values.map((_, i) => channel.request('value', i)));
+      const items: unknown[] = [];
+      for await (const item of channel.stream('values') as unknown as AsyncIterable<unknown>) items.push(item);
+      expect(results).toEqual(expected);
+      expect(items).toEqual(expected);
+      channel.close();
+      server.close();
+    },
+  );
+
+  it('bytes and text over the agreed frame limit fail their own request or stream, and the channel goes on', async () => {
+    const { server, client, serverSide } = await socketPair();
+    new IpcChannel(streamTransport(serverSide), { maxFrame: 1024 })
+      .handle('big', (kind) => (kind === 'bytes' ? new Uint8Array(2000) : '€'.repeat(400))) // 1,200 bytes of UTF-8
+      .handle('items', function* () {
+        yield new Uint8Array(10);
+        yield new Uint8Array(2000);
+      })
+      .handle('ok', () => 'fine');
+    const channel = new IpcChannel(streamTransport(client));
+    for (const kind of ['bytes', 'text'])
+      await expect(channel.request('big', kind)).rejects.toMatchObject({
+        code: 'ERR_REMOTE',
+        message: expect.stringMatching(/over the 1024-byte limit/),
+      });
+    const reader = channel.stream('items').getReader();
+    expect(await reader.read()).toEqual({ value: Buffer.alloc(10), done: false });
+    await expect(reader.read()).rejects.toMatchObject({ code: 'ERR_REMOTE', message: expect.stringMatching(/over the 1024-byte limit/) });
+    expect(await channel.request('ok')).toBe('fine');
+    channel.close();
+    server.close();
+  });
+
+  it('bytes are copied out of a transport that reuses its read buffer', async () => {
+    const [left, right] = reusingPair();
+    const chunk = new Uint8Array(3000).map((_, i) => i % 256);
+    new IpcChannel(right).handle('chunks', function* () {
+      for (let i = 0; i < 20; i++) yield chunk;
+    });
+    const channel = new IpcChannel(left);
+    const got: Uint8Array[] = [];
+    for await (const item of channel.stream('chunks') as unknown as AsyncIterable<Uint8Array>) got.push(item);
+    expect(got).toHaveLength(20);
+    for (const item of got) expect(item).toEqual(chunk);
+    channel.close();
   });
 });
 

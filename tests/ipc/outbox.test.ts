@@ -53,3 +53,44 @@ describe('outbox text frames', () => {
     expect(roundTrip(texts).texts).toEqual(texts);
   });
 });
+
+describe('outbox arena', () => {
+  /** An outbox whose transport records the size of every arena it allocates and of every batch sent. */
+  function recordingOutbox() {
+    const arenas: number[] = [];
+    const batches: number[] = [];
+    const outbox = new Outbox(
+      {
+        send: (bytes) => void batches.push(bytes.length),
+        allocate: (size) => (arenas.push(size), new Uint8Array(size)),
+        start() {},
+        close() {},
+      },
+      (error) => {
+        throw error;
+      },
+    );
+    return { outbox, arenas, batches };
+  }
+
+  it('grows when a turn fills it, 16 KiB to 64 KiB, so a stream leaves in fewer, larger writes', () => {
+    const { outbox, arenas, batches } = recordingOutbox();
+    const item = 'x'.repeat(1022);
+    for (let i = 0; i < 300; i++) outbox.text(IpcFrameType.DATA, 1, item, NO_LIMIT);
+    outbox.flush();
+    expect(arenas.slice(0, 4)).toEqual([ARENA_BYTES, 2 * ARENA_BYTES, 4 * ARENA_BYTES, 4 * ARENA_BYTES]);
+    expect(Math.max(...arenas)).toBe(64 * 1024);
+    expect(batches.reduce((a, b) => a + b)).toBe(300 * 1031);
+    expect(batches.length).toBeLessThanOrEqual(7); // 19 with 16 KiB arenas
+  });
+
+  it('stays small for small turns: one frame per turn never fills it', () => {
+    const { outbox, arenas } = recordingOutbox();
+    for (let i = 0; i < 1000; i++) {
+      outbox.text(IpcFrameType.REQUEST, i + 1, `["add",[${i},1]]`, NO_LIMIT);
+      outbox.flush(); // the end of a turn
+    }
+    expect(arenas.length).toBeGreaterThan(1); // it was used up and made again
+    expect(new Set(arenas)).toEqual(new Set([ARENA_BYTES]));
+  });
+});
