@@ -222,8 +222,9 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
 
   /** A result or stream item: bytes and strings in their plain frames (plain.ts), anything else encoded. */
   private sendValue(type: ValueFrameType, id: number, value: unknown): number {
-    const plain = this.cloning ? undefined : plainType(type, value);
-    if (plain === undefined) return this.send(type, id, this.cloning ? value : this.wire.encode(value));
+    if (this.cloning) return this.send(type, id, value);
+    const plain = plainType(type, value);
+    if (plain === undefined) return this.send(type, id, this.wire.encode(value));
     if (typeof value === 'string') return this.outbox.text(plain, id, value, this.maxFrame);
     return this.outbox.frame(plain, id, value as Uint8Array, this.maxFrame);
   }
@@ -265,6 +266,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     }
   };
 
+  /** bytes[start..end) in memory of their own. */
   private copy(bytes: Uint8Array, start: number, end: number): Uint8Array {
     const copy = this.allocate(end - start);
     copy.set(bytes.subarray(start, end));
