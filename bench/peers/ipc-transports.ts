@@ -91,6 +91,32 @@ export const socketRaw: MakeRoundTrip = async (message, inFlight) => {
   };
 };
 
+/**
+ * birpc over a Unix socket, as its users put it on a byte pipe: its `serialize` (JSON) one message
+ * per line, split on newlines as they arrive (JSON.stringify escapes every newline inside a value).
+ */
+export const socketBirpc: MakeRoundTrip = async (message, inFlight) => {
+  const { createBirpc } = await import('birpc');
+  const pair = await socketPair();
+  const jsonLines = (socket: Socket) => ({
+    post: (line: string) => void socket.write(line + '\n'),
+    on: (deliver: (line: string) => void) => {
+      let held = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (text: string) => {
+        const lines = (held + text).split('\n');
+        held = lines.pop()!;
+        for (const line of lines) deliver(line);
+      });
+    },
+    serialize: (value: unknown) => JSON.stringify(value),
+    deserialize: (line: string) => JSON.parse(line) as unknown,
+  });
+  createBirpc({ echo: (v: unknown) => v }, jsonLines(pair.server));
+  const rpc = createBirpc<{ echo(v: unknown): unknown }>({}, jsonLines(pair.client));
+  return { run: concurrently(inFlight, () => rpc.echo(message)), close: async () => pair.close() };
+};
+
 function worker(body: string): { worker: Worker; port: MessagePort } {
   const code = `const { parentPort } = require('node:worker_threads');
     parentPort.once('message', (port) => { ${body} });`;

@@ -93,8 +93,8 @@ export const ipcSuite: Suite = {
 
     // Per transport: the raw transport carrying what the channel's request carries (baseline: the
     // same bytes on byte pipes; on ports the same value, cloned, as IpcChannel's default codec
-    // there sends it), IpcChannel, and where they run (over MessagePorts) the RPC libraries JS
-    // users reach for: birpc and comlink.
+    // there sends it), IpcChannel, and where they run the RPC libraries JS users reach for:
+    // birpc (on ports, and on a socket with JSON lines, as its users frame it) and comlink (ports).
     const trips: [string, [string, MakeRoundTrip][]][] = [
       [
         'MessageChannel (same thread)',
@@ -110,7 +110,13 @@ export const ipcSuite: Suite = {
     if (runtime !== 'browser') {
       const t = await loadNodePeers<typeof import('../peers/ipc-transports.js')>('../peers/ipc-transports.js');
       trips.push(
-        ['Unix socket', [['IpcChannel request', t.socketFramed]]],
+        [
+          'Unix socket',
+          [
+            ['IpcChannel request', t.socketFramed],
+            ['birpc (JSON lines)', t.socketBirpc],
+          ],
+        ],
         [
           'Worker MessagePort',
           [
