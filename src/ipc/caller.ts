@@ -9,7 +9,7 @@ import { IpcError } from './errors.js';
 import { IpcFrameType } from './frame.js';
 import { creditPayload } from './credit.js';
 import { remoteError } from './error-payload.js';
-import { PLAIN_FRAMES } from './plain.js';
+import { checkCarried, PLAIN_FRAMES } from './plain.js';
 import {
   DEFAULT_CLONED_STREAM_ITEMS,
   DEFAULT_STREAM_WINDOW,
@@ -99,6 +99,7 @@ export class Caller {
     let payload: unknown;
     try {
       if (options.timeout !== undefined) checkTimeout(timeout);
+      checkCarried(link.codec, params, `the params of ${method}`);
       payload = link.codec.encode([method, params ?? null]);
     } catch (error) {
       return Promise.reject(error);
@@ -153,6 +154,7 @@ export class Caller {
       if (failure) return receiver.error(failure);
       let payload: unknown;
       try {
+        checkCarried(this.link.codec, params, `the params of ${method}`);
         payload = this.link.codec.encode([method, params ?? null, window.items, window.bytes]);
       } catch (error) {
         this.receivers.delete(id);

@@ -9,7 +9,7 @@ import { IpcError } from './errors.js';
 import { DEFAULT_MAX_FRAME, encodeFrame, FrameDecoder, IpcFrameType, isFrameType, type FrameSink } from './frame.js';
 import { unref, type ChannelFrame, type ChannelLink } from './link.js';
 import { Outbox } from './outbox.js';
-import { PLAIN_FRAMES, plainType, type ValueFrameType } from './plain.js';
+import { checkCarried, PLAIN_FRAMES, plainType, type ValueFrameType } from './plain.js';
 import type { IpcMethods, MethodHandler, MethodItem, MethodParams, MethodResult } from './methods.js';
 import { Server, type Handler } from './server.js';
 import { takeTransferList } from './transfer.js';
@@ -190,6 +190,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
   /** Sends a one-way event. */
   notify(event: string, data?: unknown): void {
     if (this.failure) throw this.failure;
+    checkCarried(this.wire, data, `the data of ${event}`);
     this.send(IpcFrameType.EVENT, 0, this.wire.encode([event, data ?? null]));
   }
 

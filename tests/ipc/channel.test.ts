@@ -640,6 +640,38 @@ describe('IPC results and stream items that are bytes or strings go as they are,
     server.close();
   });
 
+  it('params and event data that are bytes: refused by JSON (it would make objects of them), carried by MessagePack', async () => {
+    for (const codec of [jsonCodec, msgpackCodec]) {
+      const { server, client, serverSide } = await socketPair();
+      const serving = new IpcChannel(streamTransport(serverSide), { codec })
+        .handle('length', (p) => (p as Uint8Array).length)
+        .handle('each', function* (p) {
+          yield* p as Uint8Array;
+        });
+      const channel = new IpcChannel(streamTransport(client), { codec });
+      const bytes = Uint8Array.of(1, 2, 3);
+      const event = new Promise((resolve) => serving.on('bytes', resolve));
+      if (codec === jsonCodec) {
+        const refused = {
+          name: 'TypeError',
+          message: expect.stringMatching(/^the params of length is bytes, which the JSON codec cannot carry/),
+        };
+        await expect(channel.request('length', bytes)).rejects.toMatchObject(refused);
+        await expect(channel.request('length', bytes.buffer)).rejects.toMatchObject(refused);
+        await expect(channel.stream('each', bytes).getReader().read()).rejects.toMatchObject({ name: 'TypeError' });
+        expect(() => channel.notify('bytes', bytes)).toThrow(/^the data of bytes is bytes/);
+        expect(await channel.request('length', [1, 2, 3])).toBe(3); // the channel goes on
+      } else {
+        expect(await channel.request('length', bytes)).toBe(3);
+        expect(await channel.stream('each', bytes).getReader().read()).toEqual({ value: 1, done: false });
+        channel.notify('bytes', bytes);
+        expect(await event).toEqual(Buffer.from(bytes));
+      }
+      channel.close();
+      server.close();
+    }
+  });
+
   it('bytes are copied out of a transport that reuses its read buffer', async () => {
     const [left, right] = reusingPair();
     const chunk = new Uint8Array(3000).map((_, i) => i % 256);
