@@ -1,0 +1,60 @@
+// wirespeed/ipc on Deno: over a TCP socket through Deno's node:net (JSON), and over a
+// MessageChannel (structured clone). Prints what each call gave, as JSON; deno.test.ts checks it.
+import { createConnection, createServer, type Socket } from 'node:net';
+import { IpcChannel, portTransport, streamTransport } from '../../src/ipc/index.js';
+
+declare const Deno: { exit(code: number): never };
+
+// Never outlive the test: a call that never settles would hold this process open.
+const deadline = setTimeout(() => Deno.exit(2), 20_000);
+
+const results: Record<string, unknown> = {};
+/** What a value is, in a form JSON keeps: bytes as their class and numbers. */
+const shown = (value: unknown) => (value instanceof Uint8Array ? { bytes: [...value], isUint8Array: true } : value);
+
+function serveOn(channel: IpcChannel): void {
+  channel
+    .handle('echo', (v) => v)
+    .handle('bytes', () => Uint8Array.of(0, 1, 255))
+    .handle('fail', () => {
+      throw Object.assign(new RangeError('too far'), { code: 'E_FAR' });
+    })
+    .handle('items', function* (n) {
+      for (let i = 0; i < (n as number); i++) yield i % 2 ? `item ${i} ✓` : Uint8Array.of(i % 256);
+    });
+}
+
+async function exercise(name: string, channel: IpcChannel): Promise<void> {
+  await channel.ready;
+  results[`${name}: echo`] = await channel.request('echo', { a: [1, 'two', null], text: 'é 😀' });
+  results[`${name}: bytes`] = shown(await channel.request('bytes'));
+  results[`${name}: fail`] = await channel.request('fail').catch((error: Error & { cause?: Error & { code?: string } }) => ({
+    code: (error as { code?: string }).code,
+    cause: { name: error.cause?.name, code: error.cause?.code },
+  }));
+  const items: unknown[] = [];
+  for await (const item of channel.stream('items', 3000) as unknown as AsyncIterable<unknown>) items.push(shown(item));
+  results[`${name}: items`] = { count: items.length, first: items.slice(0, 3), last: items.at(-1) };
+}
+
+// A TCP socket pair through node:net.
+const listener = createServer();
+await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+const accepted = new Promise<Socket>((resolve) => listener.once('connection', resolve));
+const client = createConnection((listener.address() as { port: number }).port, '127.0.0.1');
+serveOn(new IpcChannel(streamTransport(await accepted)));
+const overSocket = new IpcChannel(streamTransport(client));
+await exercise('socket', overSocket);
+overSocket.close();
+listener.close();
+
+// A MessageChannel: values cloned.
+const { port1, port2 } = new MessageChannel();
+serveOn(new IpcChannel(portTransport(port2)));
+const overPort = new IpcChannel(portTransport(port1));
+await exercise('port', overPort);
+overPort.close();
+
+console.log(JSON.stringify(results));
+clearTimeout(deadline);
+Deno.exit(0);

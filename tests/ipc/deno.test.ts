@@ -1,0 +1,24 @@
+// wirespeed/ipc under Deno (npm package `deno`): a channel over a TCP socket through Deno's
+// node:net, and over a MessageChannel, give what they give on Node (deno-ipc.ts runs them).
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { denoRunArgs } from '../server/launchers.js';
+
+describe('IPC on Deno', () => {
+  it('requests, bytes results, remote errors and streams of strings and bytes, over a socket and a MessageChannel', () => {
+    const script = new URL('./deno-ipc.ts', import.meta.url).pathname;
+    const out = execFileSync(process.execPath, denoRunArgs(script), {
+      encoding: 'utf8',
+      env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
+      timeout: 30_000,
+    });
+    const results = JSON.parse(out) as Record<string, unknown>;
+    const bytes = (...values: number[]) => ({ bytes: values, isUint8Array: true });
+    for (const transport of ['socket', 'port']) {
+      expect(results[`${transport}: echo`]).toEqual({ a: [1, 'two', null], text: 'é 😀' });
+      expect(results[`${transport}: bytes`]).toEqual(bytes(0, 1, 255));
+      expect(results[`${transport}: fail`]).toEqual({ code: 'ERR_REMOTE', cause: { name: 'RangeError', code: 'E_FAR' } });
+      expect(results[`${transport}: items`]).toEqual({ count: 3000, first: [bytes(0), 'item 1 ✓', bytes(2)], last: 'item 2999 ✓' });
+    }
+  });
+});
