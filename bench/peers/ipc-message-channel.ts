@@ -2,6 +2,7 @@
 // browsers included (the Node-only transports are in ipc-transports.ts). Each run has `inFlight`
 // requests out at once (1: one at a time) and ends when all are answered.
 import { encodeFrame, IpcFrameType, IpcChannel, jsonCodec, portTransport, transfer, type Codec } from '../../src/ipc/index.js';
+import { DEFAULT_CLONED_STREAM_ITEMS } from '../../src/ipc/link.js';
 
 export interface RoundTrip {
   run(): Promise<unknown>;
@@ -132,6 +133,38 @@ export const messageChannelStreamRaw: MakeStream = async (item, count) => {
       const done = echoes.expect(count);
       port1.postMessage(null); // the request
       return done;
+    },
+    close: async () => (port1.close(), port2.close()),
+  };
+};
+
+/**
+ * The floor of any stream API that hands out a ReadableStream: the raw port's messages enqueued
+ * into one (the window IpcChannel grants cloned values, 64) and read to its end, with no framing
+ * and no credit going back.
+ */
+export const messageChannelStreamRawReadable: MakeStream = async (item, count) => {
+  const { port1, port2 } = new MessageChannel();
+  const data = [IpcFrameType.DATA, 1, item];
+  port2.onmessage = () => {
+    for (let i = 0; i < count; i++) port2.postMessage(data);
+  };
+  return {
+    run() {
+      let received = 0;
+      const readable = new ReadableStream<unknown>(
+        {
+          start(controller) {
+            port1.onmessage = (event: MessageEvent<unknown[]>) => {
+              controller.enqueue(event.data[2]);
+              if (++received === count) controller.close();
+            };
+          },
+        },
+        { highWaterMark: DEFAULT_CLONED_STREAM_ITEMS },
+      );
+      port1.postMessage(null); // the request
+      return drain(readable);
     },
     close: async () => (port1.close(), port2.close()),
   };

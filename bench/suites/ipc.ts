@@ -12,6 +12,7 @@ import {
   messageChannelRaw,
   messageChannelStream,
   messageChannelStreamRaw,
+  messageChannelStreamRawReadable,
   type MakeBufferTrip,
   type MakeRoundTrip,
   type MakeStream,
@@ -175,9 +176,9 @@ export const ipcSuite: Suite = {
       }
     }
     // Streams: items/s of `stream` with the default credit window against the raw transport
-    // carrying the same DATA messages (bytes on the socket) with no flow control at all.
-    // Over the socket also with MessagePack (against the raw socket carrying the JSON frames): JSON
-    // is the floor of the 1 KB items there.
+    // carrying the same DATA messages (bytes on the socket) with no flow control at all. Over the
+    // socket also with MessagePack (strings and bytes go as they are with either codec, so the
+    // two differ only in the frames around them).
     const streams: [string, MakeStream, MakeStream, MakeStream?][] = [
       ['MessageChannel (same thread)', messageChannelStream, messageChannelStreamRaw],
     ];
@@ -192,6 +193,9 @@ export const ipcSuite: Suite = {
           ['IpcChannel stream', framed, false],
         ];
         if (framedMsgpack) impls.push(['IpcChannel stream, MessagePack', framedMsgpack, false]);
+        // What a ReadableStream costs by itself: the floor of the API (over the port; a socket's
+        // raw bytes would need framing to be items).
+        if (PORTS.has(transport)) impls.push(['raw port into a ReadableStream', messageChannelStreamRawReadable, false]);
         for (const [impl, make, baseline] of impls) {
           let trip: RoundTrip | undefined;
           add(
