@@ -258,7 +258,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     if (this.failure) return;
     try {
       if (type === IpcFrameType.HELLO) return this.hello(jsonCodec.text!.decode(utf8Range(bytes, start, end)) as Hello);
-      const plain = PLAIN_FRAMES.get(type)?.payload;
+      const plain = PLAIN_FRAMES.get(type);
       const text = plain === 'text' || (plain === undefined && this.wire !== this.codec && type !== IpcFrameType.CREDIT);
       const payload = text ? utf8Range(bytes, start, end) : plain === 'bytes' ? this.copy(bytes, start, end) : bytes.slice(start, end);
       this.dispatch({ type, id, payload, size: end - start });

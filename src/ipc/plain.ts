@@ -9,18 +9,12 @@ import { IpcFrameType } from './frame.js';
 /** The frames whose payload is a user's value itself (params and event data are inside arrays). */
 export type ValueFrameType = typeof IpcFrameType.RESPONSE | typeof IpcFrameType.DATA;
 
-/** How a plain frame's payload is read, and the frame it stands for. */
-export interface PlainFrame {
-  of: ValueFrameType;
-  payload: 'bytes' | 'text';
-}
-
-/** The plain frame types, by type number. */
-export const PLAIN_FRAMES: ReadonlyMap<number, PlainFrame> = new Map([
-  [IpcFrameType.RESPONSE_BYTES, { of: IpcFrameType.RESPONSE, payload: 'bytes' }],
-  [IpcFrameType.RESPONSE_TEXT, { of: IpcFrameType.RESPONSE, payload: 'text' }],
-  [IpcFrameType.DATA_BYTES, { of: IpcFrameType.DATA, payload: 'bytes' }],
-  [IpcFrameType.DATA_TEXT, { of: IpcFrameType.DATA, payload: 'text' }],
+/** The plain frame types, by type number: how each one's payload is read. */
+export const PLAIN_FRAMES: ReadonlyMap<number, 'bytes' | 'text'> = new Map([
+  [IpcFrameType.RESPONSE_BYTES, 'bytes'],
+  [IpcFrameType.RESPONSE_TEXT, 'text'],
+  [IpcFrameType.DATA_BYTES, 'bytes'],
+  [IpcFrameType.DATA_TEXT, 'text'],
 ]);
 
 /** The frame type that carries `value` as it is in place of `type`, or undefined when the codec encodes it. */
