@@ -454,6 +454,50 @@ describe('IPC over MessagePort', () => {
     channel.close();
     await worker.terminate();
   });
+
+  it('talks to a Worker itself, as comlink does: portTransport(worker) here, portTransport(parentPort) there', async () => {
+    const code = `
+      const { parentPort } = require('node:worker_threads');
+      import(${JSON.stringify(new URL('../../dist/src/ipc/index.js', import.meta.url).href)}).then(({ IpcChannel, portTransport }) => {
+        new IpcChannel(portTransport(parentPort))
+          .handle('square', (n) => n * n)
+          .handle('rows', function* (n) { for (let i = 0; i < n; i++) yield { i }; })
+          .handle('exit', () => process.exit(3));
+      });`;
+    const worker = new Worker(code, { eval: true });
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    const channel = new IpcChannel(portTransport(worker));
+    expect(await channel.request('square', 12)).toBe(144);
+    const rows: unknown[] = [];
+    for await (const row of channel.stream('rows', 3) as unknown as AsyncIterable<unknown>) rows.push(row);
+    expect(rows).toEqual([{ i: 0 }, { i: 1 }, { i: 2 }]);
+    // A worker that exits ends the channel: what waits fails at once, not at its timeout.
+    const pending = channel.request('exit', null, { timeout: 60_000 }).catch((error: unknown) => error);
+    expect(await exited).toBe(3);
+    expect(await pending).toMatchObject({ code: 'ERR_CLOSED' });
+    await expect(channel.request('square', 2)).rejects.toMatchObject({ code: 'ERR_CLOSED' });
+  });
+
+  it('closing a channel on a Worker leaves the worker running: terminate() is the caller’s', async () => {
+    const worker = new Worker(
+      `require('node:worker_threads').parentPort.on('message', (m) => m === 'ping' && require('node:worker_threads').parentPort.postMessage('pong'))`,
+      {
+        eval: true,
+      },
+    );
+    let exited = false;
+    worker.once('exit', () => (exited = true));
+    new IpcChannel(portTransport(worker)).close();
+    const pong = new Promise((resolve) => worker.once('message', resolve));
+    worker.postMessage('ping');
+    expect(await pong).toBe('pong');
+    expect(exited).toBe(false);
+    await worker.terminate();
+  });
+
+  it('refuses an endpoint it cannot listen to', () => {
+    expect(() => new IpcChannel(portTransport({ postMessage() {} }))).toThrow(/neither on\(\) nor addEventListener\(\)/);
+  });
 });
 
 describe('IPC over a SharedArrayBuffer ring', () => {

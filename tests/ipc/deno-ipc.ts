@@ -1,5 +1,5 @@
-// wirespeed/ipc on Deno: over a TCP socket through Deno's node:net (JSON), and over a
-// MessageChannel (structured clone). Prints what each call gave, as JSON; deno.test.ts checks it.
+// wirespeed/ipc on Deno: over a TCP socket through Deno's node:net (JSON), over a MessageChannel
+// and to a web Worker itself (structured clone). Prints what each call gave, as JSON; deno.test.ts checks it.
 import { createConnection, createServer, type Socket } from 'node:net';
 import { IpcChannel, portTransport, streamTransport } from '../../src/ipc/index.js';
 
@@ -54,6 +54,14 @@ serveOn(new IpcChannel(portTransport(port2)));
 const overPort = new IpcChannel(portTransport(port1));
 await exercise('port', overPort);
 overPort.close();
+
+// A web Worker itself, the worker on its own scope (deno-ipc-worker.ts).
+const worker = new Worker(new URL('./deno-ipc-worker.ts', import.meta.url).href, { type: 'module' });
+const toWorker = new IpcChannel(portTransport(worker));
+results['worker: square'] = await toWorker.request('square', 12);
+results['worker: bytes'] = shown(await toWorker.request('bytes'));
+toWorker.close();
+worker.terminate();
 
 console.log(JSON.stringify(results));
 clearTimeout(deadline);

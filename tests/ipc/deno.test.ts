@@ -1,11 +1,12 @@
 // wirespeed/ipc under Deno (npm package `deno`): a channel over a TCP socket through Deno's
-// node:net, and over a MessageChannel, give what they give on Node (deno-ipc.ts runs them).
+// node:net, over a MessageChannel and to a web Worker itself give what they give on Node
+// (deno-ipc.ts runs them).
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { denoRunArgs } from '../server/launchers.js';
 
 describe('IPC on Deno', () => {
-  it('requests, bytes results, remote errors and streams of strings and bytes, over a socket and a MessageChannel', () => {
+  it('requests, bytes results, remote errors and streams of strings and bytes, over a socket, a MessageChannel and to a Worker', () => {
     const script = new URL('./deno-ipc.ts', import.meta.url).pathname;
     const out = execFileSync(process.execPath, denoRunArgs(script), {
       encoding: 'utf8',
@@ -20,5 +21,7 @@ describe('IPC on Deno', () => {
       expect(results[`${transport}: fail`]).toEqual({ code: 'ERR_REMOTE', cause: { name: 'RangeError', code: 'E_FAR' } });
       expect(results[`${transport}: items`]).toEqual({ count: 3000, first: [bytes(0), 'item 1 ✓', bytes(2)], last: 'item 2999 ✓' });
     }
+    expect(results['worker: square']).toBe(144);
+    expect(results['worker: bytes']).toEqual(bytes(7, 8, 9));
   });
 });
