@@ -8,7 +8,17 @@ import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { encodeFrame, IpcChannel, IpcFrameType, jsonCodec, portTransport, streamTransport, type Codec } from '../../src/ipc/index.js';
+import {
+  encodeFrame,
+  IpcChannel,
+  IpcFrameType,
+  jsonCodec,
+  portTransport,
+  processTransport,
+  streamTransport,
+  type Codec,
+  type Serialization,
+} from '../../src/ipc/index.js';
 import { plainType } from '../../src/ipc/plain.js';
 import { sharedRingPair, sharedRingTransport } from './ipc-shared-ring.js';
 import {
@@ -252,6 +262,61 @@ export const childRaw: MakeRoundTrip = async (message, inFlight) => {
     },
     close: async () => void proc.kill(),
   };
+};
+
+/** A child running `code` (an ES module) with Node's process IPC channel to this process, as fork() makes one. */
+function forked(code: string, serialization: Serialization = 'json') {
+  return spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization });
+}
+
+/** IpcChannel over the process channel (processTransport): JSON frames, or values cloned with `advanced` serialization. */
+function forkWith(serialization: Serialization): MakeRoundTrip {
+  return async (message, inFlight) => {
+    const options = JSON.stringify({ serialization });
+    const proc = forked(
+      `import { IpcChannel, processTransport } from ${JSON.stringify(ipcModule)};
+      new IpcChannel(processTransport(process, ${options})).handle('echo', (v) => v);`,
+      serialization,
+    );
+    const channel = new IpcChannel(processTransport(proc, { serialization }));
+    await channel.ready;
+    return { run: concurrently(inFlight, () => channel.request('echo', message)), close: async () => void proc.kill() };
+  };
+}
+
+export const forkFramed = forkWith('json');
+export const forkFramedValues = forkWith('advanced');
+
+/**
+ * The process channel carrying what the channel's requests carry (their frames, as the one
+ * latin1 string a turn's batch is), echoed back by the child as it came.
+ */
+export const forkRaw: MakeRoundTrip = async (message, inFlight) => {
+  const proc = forked(`process.on('message', (m) => process.send(m));`);
+  const batch = ['wirespeed/ipc', Buffer.from(repeated(frameBytes(message), inFlight)).toString('latin1')];
+  const echoes = echoCounter();
+  proc.on('message', () => echoes.received());
+  const first = echoes.expect(1); // the child runs: one echo before measuring
+  proc.send(batch);
+  await first;
+  return {
+    run() {
+      const back = echoes.expect(1);
+      proc.send(batch);
+      return back;
+    },
+    close: async () => void proc.kill(),
+  };
+};
+
+/** birpc over the process channel, as vitest's forks pool runs it: `process.send` and its `message` events. */
+export const forkBirpc: MakeRoundTrip = async (message, inFlight) => {
+  const { createBirpc } = await import('birpc');
+  const proc = forked(`import { createBirpc } from ${JSON.stringify(import.meta.resolve('birpc'))};
+    createBirpc({ echo: (v) => v }, { post: (d) => process.send(d), on: (fn) => process.on('message', fn) });`);
+  const rpc = createBirpc<{ echo(v: unknown): unknown }>({}, { post: (d) => proc.send(d), on: (fn) => proc.on('message', fn) });
+  await rpc.echo(null); // the child is serving
+  return { run: concurrently(inFlight, () => rpc.echo(message)), close: async () => void proc.kill() };
 };
 
 /** IpcChannel's `stream` over a Unix socket with `codec` (default JSON), with the default credit window. */

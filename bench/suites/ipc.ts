@@ -129,9 +129,18 @@ export const ipcSuite: Suite = {
         ],
         ['Worker SharedArrayBuffer ring', [['IpcChannel request', t.ringFramed]]],
         ['child process stdio', [['IpcChannel request', t.childFramed]]],
+        [
+          'child process IPC channel (fork)',
+          [
+            ['IpcChannel request', t.forkFramed],
+            ['IpcChannel request (advanced serialization, values cloned)', t.forkFramedValues],
+            ['birpc', t.forkBirpc],
+          ],
+        ],
       );
       raws.set('Unix socket', t.socketRaw).set('Worker MessagePort', t.workerRaw);
       raws.set('Worker SharedArrayBuffer ring', t.ringRaw).set('child process stdio', t.childRaw);
+      raws.set('child process IPC channel (fork)', t.forkRaw);
     }
     for (const [transport, impls] of trips) {
       for (const inFlight of ROUND_TRIPS_IN_FLIGHT) {

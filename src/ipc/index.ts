@@ -5,5 +5,6 @@ export type { HandlerContext, IpcMethods, MethodHandler, MethodItem, MethodParam
 export { DEFAULT_MAX_FRAME, encodeFrame, IPC_FRAME_HEADER_SIZE, FrameDecoder, IpcFrameType, type Frame } from './frame.js';
 export type { Receiver, IpcTransport } from './transport.js';
 export { portTransport, type PortLike } from './transports/port.js';
+export { processTransport, type ProcessLike, type Serialization } from './transports/process.js';
 export { streamTransport } from './transports/stream.js';
 export { transfer, type TransferList } from './transfer.js';

@@ -23,6 +23,9 @@ const rpcPeers: [string, MakeRoundTrip][] = [
   ['comlink to a Worker', transports.workerComlink],
   ['IpcChannel over a shared ring', transports.ringFramed],
   ['IpcChannel to a child process', transports.childFramed],
+  ['IpcChannel over a forked child’s process channel', transports.forkFramed],
+  ['IpcChannel over a forked child’s process channel, values cloned', transports.forkFramedValues],
+  ['birpc over a forked child’s process channel', transports.forkBirpc],
 ];
 const rawPeers: [string, MakeRoundTrip][] = [
   ['raw MessageChannel', channel.messageChannelRaw],
@@ -30,6 +33,7 @@ const rawPeers: [string, MakeRoundTrip][] = [
   ['raw Worker port', transports.workerRaw],
   ['raw shared ring', transports.ringRaw],
   ['raw child stdio', transports.childRaw],
+  ['raw process channel', transports.forkRaw],
 ];
 const streamPeers: [string, MakeStream][] = [
   ['IpcChannel stream over a MessageChannel', channel.messageChannelStream],

@@ -1,6 +1,6 @@
 // The channel over real transports: a Unix domain socket, a child process's stdio, a MessageChannel
 // and a Worker.
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { sharedRingPair, sharedRingTransport } from '../../bench/peers/ipc-shared-ring.js';
 import { socketPair as benchSocketPair } from '../../bench/peers/ipc-transports.js';
@@ -12,6 +12,7 @@ import {
   IpcChannel,
   jsonCodec,
   portTransport,
+  processTransport,
   PROTOCOL_VERSION,
   streamTransport,
   structuredCloneCodec,
@@ -255,6 +256,61 @@ describe('IPC over child process stdio', () => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     channel.notify('bye');
     expect(await exited).toBe(0);
+  });
+});
+
+describe('IPC over a forked child’s process channel (processTransport: child.send, process.send)', () => {
+  const script = new URL('./fork-peer.mjs', import.meta.url).pathname;
+
+  it.each(['json', 'advanced'] as const)('talks to a forked child, with fork()’s %s serialization', async (serialization) => {
+    const child = fork(script, [serialization], { serialization, stdio: 'inherit' });
+    const channel = new IpcChannel(processTransport(child, { serialization }));
+    // The app's own messages on the same channel still reach it, and do not disturb the channel.
+    const app: unknown[] = [];
+    child.on('message', (message) => typeof message === 'string' && app.push(message));
+    child.send('app ping');
+    const value = { text: 'é ✓ 😀 "quoted" \\ \n', list: Array.from({ length: 500 }, (_, i) => ({ i })), nothing: null };
+    expect(await channel.request('echo', value)).toEqual(value);
+    const bytes = await channel.request('bytes');
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    expect([...(bytes as Uint8Array)]).toEqual([0, 10, 13, 34, 92, 255]);
+    const items: unknown[] = [];
+    for await (const item of channel.stream('items', 2000) as unknown as AsyncIterable<unknown>) items.push(item);
+    expect(items).toHaveLength(2000);
+    expect(items.slice(0, 2).map((item) => (item instanceof Uint8Array ? [...item] : item))).toEqual([[0, 0, 10], 'item 1 ✓']);
+    await expect(channel.request('fail')).rejects.toMatchObject({ code: 'ERR_REMOTE', cause: { name: 'RangeError', code: 'E_FAR' } });
+    expect(app).toEqual(['app pong']);
+    // A child that exits ends the channel: what waits fails at once, not at its timeout.
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const pending = channel.request('exit', null, { timeout: 60_000 }).catch((error: unknown) => error);
+    expect(await exited).toBe(5);
+    expect(await pending).toMatchObject({ code: 'ERR_CLOSED' });
+  });
+
+  it('closing the channel leaves the process channel to the app', async () => {
+    const child = fork(script, ['json'], { stdio: 'inherit' });
+    const channel = new IpcChannel(processTransport(child));
+    await channel.ready;
+    channel.close();
+    const pong = new Promise((resolve) => child.once('message', resolve));
+    child.send('app ping');
+    expect(await pong).toBe('app pong');
+    child.kill();
+  });
+
+  it('sides that disagree on cloning values fail the handshake at once, naming both codecs', async () => {
+    // The child clones values ('advanced', as fork() was told); this side did not say so.
+    const child = fork(script, ['advanced'], { serialization: 'advanced', stdio: 'inherit' });
+    const channel = new IpcChannel(processTransport(child), { handshakeTimeout: 60_000 });
+    await expect(channel.ready).rejects.toMatchObject({
+      code: 'ERR_HANDSHAKE',
+      message: 'the other side speaks structured-clone, this side json',
+    });
+    child.kill();
+  });
+
+  it('refuses a process without an IPC channel', () => {
+    expect(() => processTransport({ on() {}, off() {} } as never)).toThrow(/needs a process with an IPC channel/);
   });
 });
 

@@ -1,0 +1,18 @@
+// A peer in a forked child, on Node's process IPC channel (processTransport): the built package, as
+// a user would run it. argv[2] is the serialization fork() was given; the child also answers the
+// app's own messages on the same channel ('app ping' → 'app pong').
+import { IpcChannel, processTransport } from '../../dist/src/ipc/index.js';
+
+process.on('message', (message) => {
+  if (message === 'app ping') process.send('app pong');
+});
+new IpcChannel(processTransport(process, { serialization: process.argv[2] }))
+  .handle('echo', (value) => value)
+  .handle('bytes', () => Uint8Array.of(0, 10, 13, 34, 92, 255))
+  .handle('items', function* (n) {
+    for (let i = 0; i < n; i++) yield i % 2 ? `item ${i} ✓` : Uint8Array.of(i % 256, 0, 10);
+  })
+  .handle('fail', () => {
+    throw Object.assign(new RangeError('too far'), { code: 'E_FAR' });
+  })
+  .handle('exit', () => process.exit(5));
