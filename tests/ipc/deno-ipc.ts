@@ -1,7 +1,8 @@
 // wirespeed/ipc on Deno: over a TCP socket through Deno's node:net (JSON), over a MessageChannel
-// and to a web Worker itself (structured clone). Prints what each call gave, as JSON; deno.test.ts checks it.
+// and to a web Worker itself (structured clone), and over a forked child's process channel. Prints what each call gave, as JSON; deno.test.ts checks it.
+import { fork } from 'node:child_process';
 import { createConnection, createServer, type Socket } from 'node:net';
-import { IpcChannel, portTransport, streamTransport } from '../../src/ipc/index.js';
+import { IpcChannel, portTransport, processTransport, streamTransport } from '../../src/ipc/index.js';
 
 declare const Deno: { exit(code: number): never };
 
@@ -62,6 +63,15 @@ results['worker: square'] = await toWorker.request('square', 12);
 results['worker: bytes'] = shown(await toWorker.request('bytes'));
 toWorker.close();
 worker.terminate();
+
+// A forked child's process channel (fork-peer.mjs, on the built package).
+for (const serialization of ['json', 'advanced'] as const) {
+  const child = fork(new URL('./fork-peer.mjs', import.meta.url).pathname, [serialization], { serialization });
+  const toChild = new IpcChannel(processTransport(child, { serialization }));
+  results[`fork ${serialization}: echo`] = await toChild.request('echo', { text: 'é "q" \n' });
+  results[`fork ${serialization}: bytes`] = shown(await toChild.request('bytes'));
+  results[`fork ${serialization}: exit`] = await toChild.request('exit').catch((error: { code?: string }) => error.code);
+}
 
 console.log(JSON.stringify(results));
 clearTimeout(deadline);

@@ -1,14 +1,17 @@
 // wirespeed/ipc under Deno (npm package `deno`): a channel over a TCP socket through Deno's
-// node:net, over a MessageChannel and to a web Worker itself give what they give on Node
-// (deno-ipc.ts runs them).
+// node:net, over a MessageChannel, to a web Worker itself and over a forked child's process
+// channel gives what it gives on Node (deno-ipc.ts runs them).
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { denoRunArgs } from '../server/launchers.js';
 
 describe('IPC on Deno', () => {
-  it('requests, bytes results, remote errors and streams of strings and bytes, over a socket, a MessageChannel and to a Worker', () => {
+  it('requests, bytes results, remote errors and streams of strings and bytes, over a socket, a MessageChannel, to a Worker and to a forked child', () => {
     const script = new URL('./deno-ipc.ts', import.meta.url).pathname;
-    const out = execFileSync(process.execPath, denoRunArgs(script), {
+    // --allow-run: the script forks a child (Deno runs it with the parent's permissions).
+    const args = denoRunArgs(script);
+    args.splice(3, 0, '--allow-run');
+    const out = execFileSync(process.execPath, args, {
       encoding: 'utf8',
       env: { ...process.env, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
       timeout: 30_000,
@@ -23,5 +26,10 @@ describe('IPC on Deno', () => {
     }
     expect(results['worker: square']).toBe(144);
     expect(results['worker: bytes']).toEqual(bytes(7, 8, 9));
+    for (const serialization of ['json', 'advanced']) {
+      expect(results[`fork ${serialization}: echo`]).toEqual({ text: 'é "q" \n' });
+      expect(results[`fork ${serialization}: bytes`]).toEqual(bytes(0, 10, 13, 34, 92, 255));
+      expect(results[`fork ${serialization}: exit`]).toBe('ERR_CLOSED');
+    }
   });
 });
