@@ -543,7 +543,10 @@ describe('IPC over MessagePort', () => {
     );
     let exited = false;
     worker.once('exit', () => (exited = true));
+    const listeners = () => [worker.listenerCount('message'), worker.listenerCount('exit')];
+    const before = listeners();
     new IpcChannel(portTransport(worker)).close();
+    expect(listeners()).toEqual(before); // nothing of the channel's is left on the worker
     const pong = new Promise((resolve) => worker.once('message', resolve));
     worker.postMessage('ping');
     expect(await pong).toBe('pong');

@@ -17,7 +17,7 @@ export interface PortLike {
   removeEventListener?(type: 'message', listener: (event: Event) => void): void;
   /** Node's EventEmitter face: no MessageEvent object per message, which EventTarget makes. */
   on?(type: 'message' | 'close' | 'exit', listener: (data: unknown) => void): unknown;
-  off?(type: 'message', listener: (data: unknown) => void): unknown;
+  off?(type: 'message' | 'exit', listener: (data: unknown) => void): unknown;
   /** A MessagePort's: what tells a port from a Worker or a worker's scope. */
   start?(): void;
   close?(): void;
@@ -56,7 +56,10 @@ export function portTransport(port: PortLike): IpcTransport {
         port.on('message', deliver);
         // A port closed at either end says 'close'; a Node Worker that exited, 'exit'.
         port.on(isPort ? 'close' : 'exit', end);
-        stopListening = () => port.off?.('message', deliver);
+        stopListening = () => {
+          port.off?.('message', deliver);
+          port.off?.('exit', end);
+        };
       } else if (port.addEventListener) {
         const listener = (event: Event) => deliver((event as MessageEvent).data);
         port.addEventListener('message', listener);
