@@ -287,6 +287,22 @@ describe('IPC over a forked child’s process channel (processTransport: child.s
     expect(await pending).toMatchObject({ code: 'ERR_CLOSED' });
   });
 
+  it('a reader that grants credit and reads nothing holds a stream to the process channel’s buffers, not the sender’s memory', async () => {
+    const child = fork(script, ['json'], { stdio: 'inherit' });
+    const channel = new IpcChannel(processTransport(child));
+    // The largest window there is (64 Ki items, 1 GiB); then this process stops reading for a
+    // while: what the child sends meanwhile waits in its own memory unless it holds back.
+    const reader = channel.stream('endless', null, { highWaterMark: 65_536, highWaterBytes: 1024 * 1024 * 1024 }).getReader();
+    await reader.read();
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 600);
+    const made = (await channel.request('madeAt300ms')) as number;
+    await reader.cancel();
+    // The pipe's buffers and the sender's threshold (256 KiB), not the 64 MiB the window allows.
+    expect(made * 1024).toBeLessThan(4 * 1024 * 1024);
+    expect(made).toBeGreaterThan(10);
+    child.kill();
+  });
+
   it('closing the channel leaves the process channel to the app', async () => {
     const child = fork(script, ['json'], { stdio: 'inherit' });
     const channel = new IpcChannel(processTransport(child));

@@ -15,4 +15,15 @@ new IpcChannel(processTransport(process, { serialization: process.argv[2] }))
   .handle('fail', () => {
     throw Object.assign(new RangeError('too far'), { code: 'E_FAR' });
   })
-  .handle('exit', () => process.exit(5));
+  .handle('exit', () => process.exit(5))
+  // Items of 1 KB for as long as the reader's credit lasts; how many were made 300 ms in.
+  .handle('endless', function* () {
+    setTimeout(() => (madeAt300ms = made), 300);
+    for (;;) {
+      made++;
+      yield 'x'.repeat(1024);
+    }
+  })
+  .handle('madeAt300ms', () => madeAt300ms);
+let made = 0;
+let madeAt300ms = -1;

@@ -8,8 +8,8 @@ import type { IpcTransport, Receiver } from '../transport.js';
  * `send`, and its `message` and `disconnect` events.
  */
 export interface ProcessLike {
-  /** Absent (undefined) on a process started without an IPC channel. */
-  send?(message: unknown): boolean;
+  /** Absent (undefined) on a process started without an IPC channel. Calls back once written. */
+  send?(message: unknown, callback: (error: Error | null) => void): boolean;
   on(event: 'message', listener: (message: unknown) => void): unknown;
   on(event: 'disconnect', listener: () => void): unknown;
   off(event: 'message', listener: (message: unknown) => void): unknown;
@@ -25,6 +25,14 @@ export type Serialization = 'json' | 'advanced';
  * `process.send`, a process manager's) are left to their listeners, not taken for frames.
  */
 const TAG = 'wirespeed/ipc';
+/**
+ * Bytes sent and not yet written past which the transport is backlogged (streams wait for it to
+ * drain): a reader that grants credit and reads nothing then holds a stream to the pipe's
+ * buffers, as on a socket, not to its window (up to 1 GiB) in the sender's memory.
+ */
+const BACKLOG_BYTES = 256 * 1024;
+/** What a cloned value counts for in the backlog (its size is the serializer's to know). */
+const VALUE_BYTES = 1024;
 
 /**
  * An IpcTransport over Node's process IPC channel. Node serializes its messages as fork() was told
@@ -45,25 +53,42 @@ export function processTransport(target: ProcessLike, options: { serialization?:
   if (serialization !== 'json' && serialization !== 'advanced')
     throw new TypeError(`serialization is 'json' or 'advanced', not ${String(serialization)}`);
   const advanced = serialization === 'advanced';
-  const post = (data: unknown) => void target.send!([TAG, data]);
+  // What was sent and is not written to the channel's pipe yet: Node queues it in this process
+  // (the pipe is full while the other side does not read), and calls back once it is written.
+  let pending = 0;
+  let receiver: Receiver | null = null;
+  let waited = false;
+  const backlogged = () => (pending > BACKLOG_BYTES ? (waited = true) : false);
+  const post = (data: unknown, size: number) => {
+    pending += size;
+    target.send!([TAG, data], () => {
+      pending -= size;
+      if (waited && !backlogged()) {
+        waited = false;
+        receiver?.drained?.();
+      }
+    });
+  };
   let stop = () => {};
   const transport: IpcTransport = {
     send(bytes) {
       // The bytes are handed over now: Node serializes the message in send().
-      post(advanced ? bytes : latin1Text(bytes));
+      post(advanced ? bytes : latin1Text(bytes), bytes.length);
     },
+    backlogged,
     allocate(size) {
       return Buffer.allocUnsafe(size);
     },
-    start(receiver: Receiver) {
+    start(to: Receiver) {
+      receiver = to;
       const onMessage = (message: unknown) => {
         if (!Array.isArray(message) || message.length !== 2 || message[0] !== TAG) return;
         const data: unknown = message[1];
-        if (typeof data === 'string') receiver.data(Buffer.from(data, 'latin1'));
-        else if (data instanceof Uint8Array) receiver.data(data);
-        else receiver.value?.(data);
+        if (typeof data === 'string') to.data(Buffer.from(data, 'latin1'));
+        else if (data instanceof Uint8Array) to.data(data);
+        else to.value?.(data);
       };
-      const onDisconnect = () => receiver.end();
+      const onDisconnect = () => to.end();
       target.on('message', onMessage);
       target.on('disconnect', onDisconnect);
       stop = () => {
@@ -76,7 +101,8 @@ export function processTransport(target: ProcessLike, options: { serialization?:
       stop();
     },
   };
-  if (advanced) transport.sendValue = (value) => post(value); // v8 serialization: no transfer list, values are cloned
+  // v8 serialization: no transfer list, values are cloned; a value counts as a small message.
+  if (advanced) transport.sendValue = (value) => post(value, VALUE_BYTES);
   return transport;
 }
 
