@@ -1,6 +1,7 @@
 // A peer in a forked child, on Node's process IPC channel (processTransport): the built package, as
 // a user would run it. argv[2] is the serialization fork() was given; the child also answers the
 // app's own messages on the same channel ('app ping' → 'app pong').
+import { setTimeout } from 'node:timers';
 import { IpcChannel, processTransport } from '../../dist/src/ipc/index.js';
 
 process.on('message', (message) => {
