@@ -58,7 +58,11 @@ export function processTransport(target: ProcessLike, options: { serialization?:
   let pending = 0;
   let receiver: Receiver | null = null;
   let waited = false;
-  const backlogged = () => (pending > BACKLOG_BYTES ? (waited = true) : false);
+  const backlogged = () => {
+    if (pending <= BACKLOG_BYTES) return false;
+    waited = true; // someone holds back: tell the receiver when it may go on
+    return true;
+  };
   const post = (data: unknown, size: number) => {
     pending += size;
     target.send!([TAG, data], () => {
