@@ -7,4 +7,5 @@ export type { Receiver, IpcTransport } from './transport.js';
 export { portTransport, type PortLike } from './transports/port.js';
 export { processTransport, type ProcessLike, type Serialization } from './transports/process.js';
 export { streamTransport } from './transports/stream.js';
+export { webSocketTransport, type WebSocketLike } from './transports/websocket.js';
 export { transfer, type TransferList } from './transfer.js';
