@@ -16,9 +16,12 @@ import {
   portTransport,
   processTransport,
   streamTransport,
+  webSocketTransport,
   type Codec,
   type Serialization,
 } from '../../src/ipc/index.js';
+import type { ServerWebSocket } from '../../src/server/websocket/socket.js';
+import type { WebSocket as WsClient } from 'ws';
 import { plainType } from '../../src/ipc/plain.js';
 import { sharedRingPair, sharedRingTransport } from './ipc-shared-ring.js';
 import {
@@ -317,6 +320,81 @@ export const forkBirpc: MakeRoundTrip = async (message, inFlight) => {
   const rpc = createBirpc<{ echo(v: unknown): unknown }>({}, { post: (d) => proc.send(d), on: (fn) => proc.on('message', fn) });
   await rpc.echo(null); // the child is serving
   return { run: concurrently(inFlight, () => rpc.echo(message)), close: async () => void proc.kill() };
+};
+
+/**
+ * A wirespeed server on 127.0.0.1 whose WebSockets `open` takes, and a `ws` client connected to
+ * it: the two ends of an IPC WebSocket, as a page or a service talks to a wirespeed server.
+ * `attach` takes the client as soon as it is made: a message that arrives before a listener is
+ * lost, and the server's side may speak first.
+ */
+async function webSocketPair<T>(
+  open: (socket: ServerWebSocket) => void,
+  attach: (client: WsClient) => T,
+): Promise<{ client: WsClient; attached: T; close(): Promise<void> }> {
+  const [{ serve, upgradeWebSocket }, { default: WebSocket }] = await Promise.all([import('../../src/server/node.js'), import('ws')]);
+  const server = serve({
+    fetch(request) {
+      const { socket, response } = upgradeWebSocket(request);
+      open(socket);
+      return response;
+    },
+  });
+  await server.ready;
+  const client = new WebSocket(server.url.replace(/^http/, 'ws'));
+  client.binaryType = 'arraybuffer';
+  const attached = attach(client);
+  await new Promise((resolve, reject) => client.once('open', resolve).once('error', reject));
+  return { client, attached, close: () => (client.close(), server.close()) };
+}
+
+export const webSocketFramed: MakeRoundTrip = async (message, inFlight) => {
+  const pair = await webSocketPair(
+    (socket) => new IpcChannel(webSocketTransport(socket)).handle('echo', (v) => v),
+    (client) => new IpcChannel(webSocketTransport(client)),
+  );
+  const channel = pair.attached;
+  await channel.ready;
+  return { run: concurrently(inFlight, () => channel.request('echo', message)), close: pair.close };
+};
+
+/** The WebSocket carrying the channel's request frames as one binary message, echoed back by the server as it came. */
+export const webSocketRaw: MakeRoundTrip = async (message, inFlight) => {
+  const echoes = echoCounter();
+  const pair = await webSocketPair(
+    (socket) => {
+      socket.binaryType = 'arraybuffer'; // not a Blob to read back
+      socket.addEventListener('message', (event) => socket.send((event as MessageEvent<ArrayBuffer>).data));
+    },
+    (client) => client.addEventListener('message', () => echoes.received()),
+  );
+  const bytes = repeated(frameBytes(message), inFlight);
+  return {
+    run() {
+      const back = echoes.expect(1);
+      pair.client.send(bytes);
+      return back;
+    },
+    close: pair.close,
+  };
+};
+
+/** birpc over the WebSocket, as its users put it there: JSON text messages. */
+export const webSocketBirpc: MakeRoundTrip = async (message, inFlight) => {
+  const { createBirpc } = await import('birpc');
+  const options = (socket: ServerWebSocket | WsClient) => ({
+    post: (text: string) => socket.send(text),
+    on: (deliver: (text: string) => void) =>
+      (socket as ServerWebSocket).addEventListener('message', (event) => deliver((event as MessageEvent<string>).data)),
+    serialize: (value: unknown) => JSON.stringify(value),
+    deserialize: (text: string) => JSON.parse(text) as unknown,
+  });
+  const pair = await webSocketPair(
+    (socket) => createBirpc({ echo: (v: unknown) => v }, options(socket)),
+    (client) => createBirpc<{ echo(v: unknown): unknown }>({}, options(client)),
+  );
+  const rpc = pair.attached;
+  return { run: concurrently(inFlight, () => rpc.echo(message)), close: pair.close };
 };
 
 /** IpcChannel's `stream` over a Unix socket with `codec` (default JSON), with the default credit window. */

@@ -137,10 +137,17 @@ export const ipcSuite: Suite = {
             ['birpc', t.forkBirpc],
           ],
         ],
+        [
+          'WebSocket (wirespeed server, ws client)',
+          [
+            ['IpcChannel request', t.webSocketFramed],
+            ['birpc (JSON messages)', t.webSocketBirpc],
+          ],
+        ],
       );
       raws.set('Unix socket', t.socketRaw).set('Worker MessagePort', t.workerRaw);
       raws.set('Worker SharedArrayBuffer ring', t.ringRaw).set('child process stdio', t.childRaw);
-      raws.set('child process IPC channel (fork)', t.forkRaw);
+      raws.set('child process IPC channel (fork)', t.forkRaw).set('WebSocket (wirespeed server, ws client)', t.webSocketRaw);
     }
     for (const [transport, impls] of trips) {
       for (const inFlight of ROUND_TRIPS_IN_FLIGHT) {

@@ -26,6 +26,8 @@ const rpcPeers: [string, MakeRoundTrip][] = [
   ['IpcChannel over a forked child’s process channel', transports.forkFramed],
   ['IpcChannel over a forked child’s process channel, values cloned', transports.forkFramedValues],
   ['birpc over a forked child’s process channel', transports.forkBirpc],
+  ['IpcChannel over a WebSocket', transports.webSocketFramed],
+  ['birpc over a WebSocket', transports.webSocketBirpc],
 ];
 const rawPeers: [string, MakeRoundTrip][] = [
   ['raw MessageChannel', channel.messageChannelRaw],
@@ -34,6 +36,7 @@ const rawPeers: [string, MakeRoundTrip][] = [
   ['raw shared ring', transports.ringRaw],
   ['raw child stdio', transports.childRaw],
   ['raw process channel', transports.forkRaw],
+  ['raw WebSocket', transports.webSocketRaw],
 ];
 const streamPeers: [string, MakeStream][] = [
   ['IpcChannel stream over a MessageChannel', channel.messageChannelStream],
