@@ -14,8 +14,9 @@ export const NODE_ONLY_PEERS: Record<BrowserSuite, [peer: string, why: string][]
   hpack: [],
   router: [],
   ipc: [
-    ['Unix socket, child process stdio', 'operating-system pipes: node:net and node:child_process'],
+    ['Unix socket, child process stdio and IPC channel', 'operating-system pipes: node:net and node:child_process'],
     ['Worker MessagePort, SharedArrayBuffer ring', "node:worker_threads (a browser's Worker would be another case)"],
+    ['WebSocket', 'a wirespeed server in the same process, and the ws client'],
   ],
 };
 
