@@ -1,8 +1,10 @@
 // wirespeed/ipc on Deno: over a TCP socket through Deno's node:net (JSON), over a MessageChannel
-// and to a web Worker itself (structured clone), and over a forked child's process channel. Prints what each call gave, as JSON; deno.test.ts checks it.
+// and to a web Worker itself (structured clone), over a WebSocket (wirespeed/deno's server, Deno's
+// client), and over a forked child's process channel. Prints what each call gave, as JSON; deno.test.ts checks it.
 import { fork } from 'node:child_process';
 import { createConnection, createServer, type Socket } from 'node:net';
-import { IpcChannel, portTransport, processTransport, streamTransport } from '../../src/ipc/index.js';
+import { IpcChannel, portTransport, processTransport, streamTransport, webSocketTransport } from '../../src/ipc/index.js';
+import { serve, upgradeWebSocket } from '../../src/server/deno.js';
 
 declare const Deno: { exit(code: number): never };
 
@@ -63,6 +65,20 @@ results['worker: square'] = await toWorker.request('square', 12);
 results['worker: bytes'] = shown(await toWorker.request('bytes'));
 toWorker.close();
 worker.terminate();
+
+// A WebSocket: wirespeed/deno's server side (upgradeWebSocket) and Deno's own WebSocket client.
+const wsServer = serve({
+  fetch(request) {
+    const { socket, response } = upgradeWebSocket(request);
+    serveOn(new IpcChannel(webSocketTransport(socket)));
+    return response;
+  },
+});
+await wsServer.ready;
+const overWebSocket = new IpcChannel(webSocketTransport(new WebSocket(wsServer.url.replace(/^http/, 'ws'))));
+await exercise('websocket', overWebSocket);
+overWebSocket.close();
+await wsServer.close();
 
 // A forked child's process channel (fork-peer.mjs, on the built package).
 for (const serialization of ['json', 'advanced'] as const) {

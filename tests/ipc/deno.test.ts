@@ -1,12 +1,12 @@
 // wirespeed/ipc under Deno (npm package `deno`): a channel over a TCP socket through Deno's
-// node:net, over a MessageChannel, to a web Worker itself and over a forked child's process
-// channel gives what it gives on Node (deno-ipc.ts runs them).
+// node:net, over a MessageChannel, over a WebSocket to wirespeed/deno, to a web Worker itself and
+// over a forked child's process channel gives what it gives on Node (deno-ipc.ts runs them).
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { denoRunArgs } from '../server/launchers.js';
 
 describe('IPC on Deno', () => {
-  it('requests, bytes results, remote errors and streams of strings and bytes, over a socket, a MessageChannel, to a Worker and to a forked child', () => {
+  it('requests, bytes results, remote errors and streams of strings and bytes, over a socket, a MessageChannel, a WebSocket, to a Worker and to a forked child', () => {
     const script = new URL('./deno-ipc.ts', import.meta.url).pathname;
     // --allow-run: the script forks a child (Deno runs it with the parent's permissions).
     const args = denoRunArgs(script);
@@ -18,7 +18,7 @@ describe('IPC on Deno', () => {
     });
     const results = JSON.parse(out) as Record<string, unknown>;
     const bytes = (...values: number[]) => ({ bytes: values, isUint8Array: true });
-    for (const transport of ['socket', 'port']) {
+    for (const transport of ['socket', 'port', 'websocket']) {
       expect(results[`${transport}: echo`]).toEqual({ a: [1, 'two', null], text: 'é 😀' });
       expect(results[`${transport}: bytes`]).toEqual(bytes(0, 1, 255));
       expect(results[`${transport}: fail`]).toEqual({ code: 'ERR_REMOTE', cause: { name: 'RangeError', code: 'E_FAR' } });
