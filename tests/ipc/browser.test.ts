@@ -4,9 +4,11 @@
 import { readFile } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../chromium.js';
 import { IpcChannel, webSocketTransport } from '../../src/ipc/index.js';
 import { serve, upgradeWebSocket, type Server } from '../../src/server/node.js';
+import { serveTestMethods } from './test-methods.js';
 
 const DIST = join(new URL('../..', import.meta.url).pathname, 'dist');
 
@@ -20,15 +22,7 @@ beforeAll(async () => {
       const path = new URL(request.url).pathname;
       if (path === '/ipc') {
         const { socket, response } = upgradeWebSocket(request);
-        const channel = new IpcChannel(webSocketTransport(socket))
-          .handle('echo', (v) => v)
-          .handle('bytes', () => Uint8Array.of(0, 1, 255))
-          .handle('items', function* (n) {
-            for (let i = 0; i < (n as number); i++) yield i % 2 ? `item ${i} ✓` : Uint8Array.of(i % 256);
-          })
-          .handle('fail', () => {
-            throw Object.assign(new RangeError('too far'), { code: 'E_FAR' });
-          });
+        const channel = serveTestMethods(new IpcChannel(webSocketTransport(socket)));
         channels.push(channel);
         return response;
       }
@@ -41,7 +35,7 @@ beforeAll(async () => {
     },
   });
   await server.ready;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

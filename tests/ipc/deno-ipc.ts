@@ -5,6 +5,7 @@ import { fork } from 'node:child_process';
 import { createConnection, createServer, type Socket } from 'node:net';
 import { IpcChannel, portTransport, processTransport, streamTransport, webSocketTransport } from '../../src/ipc/index.js';
 import { serve, upgradeWebSocket } from '../../src/server/deno.js';
+import { serveTestMethods } from './test-methods.js';
 
 declare const Deno: { exit(code: number): never };
 
@@ -14,18 +15,6 @@ const deadline = setTimeout(() => Deno.exit(2), 20_000);
 const results: Record<string, unknown> = {};
 /** What a value is, in a form JSON keeps: bytes as their class and numbers. */
 const shown = (value: unknown) => (value instanceof Uint8Array ? { bytes: [...value], isUint8Array: true } : value);
-
-function serveOn(channel: IpcChannel): void {
-  channel
-    .handle('echo', (v) => v)
-    .handle('bytes', () => Uint8Array.of(0, 1, 255))
-    .handle('fail', () => {
-      throw Object.assign(new RangeError('too far'), { code: 'E_FAR' });
-    })
-    .handle('items', function* (n) {
-      for (let i = 0; i < (n as number); i++) yield i % 2 ? `item ${i} ✓` : Uint8Array.of(i % 256);
-    });
-}
 
 async function exercise(name: string, channel: IpcChannel): Promise<void> {
   await channel.ready;
@@ -45,7 +34,7 @@ const listener = createServer();
 await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
 const accepted = new Promise<Socket>((resolve) => listener.once('connection', resolve));
 const client = createConnection((listener.address() as { port: number }).port, '127.0.0.1');
-serveOn(new IpcChannel(streamTransport(await accepted)));
+serveTestMethods(new IpcChannel(streamTransport(await accepted)));
 const overSocket = new IpcChannel(streamTransport(client));
 await exercise('socket', overSocket);
 overSocket.close();
@@ -53,7 +42,7 @@ listener.close();
 
 // A MessageChannel: values cloned.
 const { port1, port2 } = new MessageChannel();
-serveOn(new IpcChannel(portTransport(port2)));
+serveTestMethods(new IpcChannel(portTransport(port2)));
 const overPort = new IpcChannel(portTransport(port1));
 await exercise('port', overPort);
 overPort.close();
@@ -70,7 +59,7 @@ worker.terminate();
 const wsServer = serve({
   fetch(request) {
     const { socket, response } = upgradeWebSocket(request);
-    serveOn(new IpcChannel(webSocketTransport(socket)));
+    serveTestMethods(new IpcChannel(webSocketTransport(socket)));
     return response;
   },
 });

@@ -7,6 +7,7 @@ import { encodeFrame, IpcChannel, IpcFrameType, jsonCodec, webSocketTransport } 
 import { serve, upgradeWebSocket, type Server } from '../../src/server/node.js';
 import { clientFrame, RawWebSocket } from '../websocket/raw-client.js';
 import { helloFrame } from './raw-peer.js';
+import { serveTestMethods } from './test-methods.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -34,17 +35,7 @@ async function ipcServer(serveOn: (channel: IpcChannel) => void): Promise<{ url:
 
 describe('IPC over a WebSocket', () => {
   it('requests both ways, bytes and strings, streams and remote errors, with the ws client', async () => {
-    const { url, channels } = await ipcServer((channel) =>
-      channel
-        .handle('echo', (v) => v)
-        .handle('bytes', () => Uint8Array.of(0, 1, 255))
-        .handle('items', function* (n) {
-          for (let i = 0; i < (n as number); i++) yield i % 2 ? `item ${i} ✓` : Uint8Array.of(i % 256);
-        })
-        .handle('fail', () => {
-          throw Object.assign(new RangeError('too far'), { code: 'E_FAR' });
-        }),
-    );
+    const { url, channels } = await ipcServer(serveTestMethods);
     const client = new IpcChannel(webSocketTransport(new WebSocket(url))); // frames wait for the socket to open
     client.handle('whoami', () => 'the client');
     const value = { text: 'é ✓ 😀', list: Array.from({ length: 300 }, (_, i) => ({ i })) };

@@ -4,14 +4,15 @@
 // browser closes, a multipart upload as the browser encodes it, and a WebSocket over the same
 // HTTP/2 connection (RFC 8441: chromium uses it when the server offers extended CONNECT).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../chromium.js';
 import { launchDeno, launchNode } from './launchers.js';
 import type { Launched, Launcher } from './suite.js';
 
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

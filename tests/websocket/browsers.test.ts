@@ -2,7 +2,8 @@
 // which offers permessage-deflate (declined: messages go uncompressed), and Deno's WebSocket.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../chromium.js';
 import { denoRunArgs, launchNode } from '../server/launchers.js';
 import type { Launched } from '../server/suite.js';
 
@@ -11,7 +12,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   server = await launchNode({});
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
