@@ -6,7 +6,7 @@
 import { Caller, type RequestOptions, type StreamOptions } from './caller.js';
 import { jsonCodec, structuredCloneCodec, type Codec } from './codec.js';
 import { IpcError } from './errors.js';
-import { DEFAULT_MAX_FRAME, encodeFrame, FrameDecoder, IpcFrameType, isFrameType, type FrameSink } from './frame.js';
+import { DEFAULT_MAX_FRAME, encodeFrame, FrameDecoder, frameTypeName, IpcFrameType, isFrameType, type FrameSink } from './frame.js';
 import { unref, type ChannelFrame, type ChannelLink } from './link.js';
 import { Outbox } from './outbox.js';
 import { checkCarried, PLAIN_FRAMES, plainType, type ValueFrameType } from './plain.js';
@@ -35,11 +35,14 @@ export interface ChannelOptions {
    * pick the same: the handshake compares them.
    */
   codec?: Codec | Codec<unknown>;
-  /** Largest frame this side accepts; the smaller of the two sides' limits applies. Default 16 MiB. */
+  /**
+   * Largest frame this side accepts, in bytes, from 1 KiB to 2^32-1; the smaller of the two sides'
+   * limits applies. Default 16 MiB.
+   */
   maxFrame?: number;
   /** Default request timeout in ms. Default 30 s. */
   timeout?: number;
-  /** How long to wait for the other side's Hello, in ms. Default 5 s. */
+  /** How long to wait for the other side's Hello, in ms (up to 2^31-1). Default 5 s. */
   handshakeTimeout?: number;
   /**
    * How many of the other side's requests and streams this side runs at once. The other side
@@ -69,6 +72,12 @@ const DEFAULT_HANDSHAKE_TIMEOUT_MS = 5000;
 const DEFAULT_MAX_CONCURRENT = 1024;
 /** The largest `maxConcurrent`: a u32, as HTTP/2's SETTINGS_MAX_CONCURRENT_STREAMS. */
 const MAX_CONCURRENT_LIMIT = 0xffff_ffff;
+/** The smallest `maxFrame`: a Hello and a small request fit in it. */
+const MIN_FRAME_LIMIT = 1024;
+/** The largest `maxFrame`: a frame's length is a u32. */
+const MAX_FRAME_LIMIT = 0xffff_ffff;
+/** The longest handshake timeout: setTimeout fires at once past 2^31-1 ms. */
+const MAX_HANDSHAKE_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**
  * A request/response, stream and event channel over an IpcTransport. `Local` is what this side
@@ -103,7 +112,13 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     this.cloning = this.codec === structuredCloneCodec;
     if (this.cloning && !transport.sendValue)
       throw new TypeError('the structured-clone codec needs a transport that carries values (portTransport)');
+    // Checked before the transport starts, so a refused option leaves nothing listening. A NaN
+    // limit would have bounded nothing (no size is greater than NaN).
     this.maxFrame = options.maxFrame ?? DEFAULT_MAX_FRAME;
+    if (!isFrameLimit(this.maxFrame)) throw new RangeError(`maxFrame must be an integer from ${MIN_FRAME_LIMIT} to ${MAX_FRAME_LIMIT}`);
+    const handshakeTimeout = options.handshakeTimeout ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
+    if (!(handshakeTimeout >= 0 && handshakeTimeout <= MAX_HANDSHAKE_TIMEOUT_MS))
+      throw new RangeError(`handshakeTimeout must be a number of ms from 0 to ${MAX_HANDSHAKE_TIMEOUT_MS}`);
     this.decoder = new FrameDecoder(this.maxFrame);
     this.outbox = new Outbox(transport, (error) => this.fail(error));
     this.allocate = allocator(transport);
@@ -122,10 +137,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     this.server = new Server(link, maxConcurrent);
     this.ready = new Promise<void>((resolve, reject) => (this.settleReady = { resolve, reject }));
     this.ready.catch(() => {}); // reported through request() and close()
-    const handshake = setTimeout(
-      () => this.fail(new IpcError('ERR_HANDSHAKE', 'no Hello from the other side')),
-      options.handshakeTimeout ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
-    );
+    const handshake = setTimeout(() => this.fail(new IpcError('ERR_HANDSHAKE', 'no Hello from the other side')), handshakeTimeout);
     unref(handshake);
     void this.ready.then(
       () => clearTimeout(handshake),
@@ -258,6 +270,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     if (this.failure) return;
     try {
       if (type === IpcFrameType.HELLO) return this.hello(jsonCodec.text!.decode(utf8Range(bytes, start, end)) as Hello);
+      if (!this.isReady) throw beforeHello(type);
       const plain = PLAIN_FRAMES.get(type);
       const text = plain === 'text' || (plain === undefined && this.wire !== this.codec && type !== IpcFrameType.CREDIT);
       const payload = text ? utf8Range(bytes, start, end) : plain === 'bytes' ? this.copy(bytes, start, end) : bytes.slice(start, end);
@@ -284,6 +297,7 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
       return this.failAndClose(new IpcError('ERR_CORRUPT_FRAME', `the other side sent ${why}`));
     }
     try {
+      if (!this.isReady) throw beforeHello(frame[0] as IpcFrameType);
       this.dispatch({ type: frame[0] as IpcFrameType, id: frame[1] as number, payload: frame[2], size: 0 });
     } catch (error) {
       this.failAndClose(error);
@@ -323,6 +337,9 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
   }
 
   private hello(hello: Hello): void {
+    // The other side's settings hold for the channel's life: a second Hello would change them
+    // under requests in flight.
+    if (this.isReady) throw new IpcError('ERR_HANDSHAKE', 'the other side sent a second Hello');
     if (hello.version !== PROTOCOL_VERSION)
       throw new IpcError('ERR_HANDSHAKE', `protocol version ${hello.version} is not ${PROTOCOL_VERSION}`);
     if (hello.codec !== this.codec.name)
@@ -332,12 +349,29 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
         'ERR_HANDSHAKE',
         `the other side's maxConcurrent (${hello.maxConcurrent}) is not an integer from 1 to ${MAX_CONCURRENT_LIMIT}`,
       );
+    if (!isFrameLimit(hello.maxFrame))
+      throw new IpcError(
+        'ERR_HANDSHAKE',
+        `the other side's maxFrame (${hello.maxFrame}) is not an integer from ${MIN_FRAME_LIMIT} to ${MAX_FRAME_LIMIT}`,
+      );
     this.caller.setSlots(hello.maxConcurrent);
-    if (typeof hello.maxFrame === 'number' && hello.maxFrame < this.maxFrame) this.maxFrame = hello.maxFrame;
+    this.maxFrame = Math.min(this.maxFrame, hello.maxFrame);
     this.decoder.setMaxFrame(this.maxFrame);
     this.isReady = true;
     this.settleReady.resolve();
   }
+}
+
+function isFrameLimit(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= MIN_FRAME_LIMIT && (value as number) <= MAX_FRAME_LIMIT;
+}
+
+/**
+ * Each side's first frame is its Hello (the transport keeps order), so anything before it is a peer
+ * that skipped the handshake: its limits are not known yet.
+ */
+function beforeHello(type: IpcFrameType): IpcError {
+  return new IpcError('ERR_HANDSHAKE', `the other side sent a ${frameTypeName(type)} frame before its Hello`);
 }
 
 function isConcurrency(value: unknown): value is number {

@@ -33,6 +33,13 @@ export type IpcFrameType = (typeof IpcFrameType)[keyof typeof IpcFrameType];
 
 const KNOWN_TYPES = new Set<number>(Object.values(IpcFrameType));
 
+const TYPE_NAMES = new Map<number, string>(Object.entries(IpcFrameType).map(([name, type]) => [type, name]));
+
+/** The name of frame type `type` (HELLO, REQUEST, ...), for error messages. */
+export function frameTypeName(type: number): string {
+  return TYPE_NAMES.get(type) ?? `type ${type}`;
+}
+
 /** Whether `type` is a frame type of this protocol version. */
 export function isFrameType(type: unknown): type is IpcFrameType {
   return KNOWN_TYPES.has(type as number);

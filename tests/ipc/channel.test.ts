@@ -175,6 +175,55 @@ describe('IPC failures on the wire', () => {
   });
 
   it.each([
+    ['no maxFrame', { maxFrame: undefined }, /maxFrame \(undefined\)/],
+    ['a maxFrame JSON made null of (NaN)', { maxFrame: Number.NaN }, /maxFrame \(null\)/],
+    ['a maxFrame under 1 KiB', { maxFrame: 8 }, /maxFrame \(8\) is not an integer from 1024/],
+    ['a maxFrame as a string', { maxFrame: '65536' }, /maxFrame \(65536\)/],
+  ])('a peer whose Hello has %s fails the handshake, and what it sent next is not run', async (_case, hello, message) => {
+    const { server, client, serverSide } = await socketPair();
+    let ran = 0;
+    const a = new IpcChannel(streamTransport(client)).handle('run', () => ran++);
+    serverSide.write(helloFrame(hello));
+    serverSide.write(requestFrame(1, 'run'));
+    await expect(a.ready).rejects.toMatchObject({ code: 'ERR_HANDSHAKE', message });
+    await sleep(20);
+    expect(ran).toBe(0);
+    server.close();
+  });
+
+  it('a frame before the other side’s Hello, or a second Hello, fails the channel (ERR_HANDSHAKE)', async () => {
+    const early = await socketPair();
+    let ran = 0;
+    const a = new IpcChannel(streamTransport(early.client)).handle('run', () => ran++);
+    early.serverSide.write(Buffer.concat([requestFrame(1, 'run'), helloFrame()]));
+    await expect(a.ready).rejects.toMatchObject({ code: 'ERR_HANDSHAKE', message: 'the other side sent a REQUEST frame before its Hello' });
+    await sleep(20);
+    expect(ran).toBe(0);
+    early.server.close();
+
+    // A second Hello would change the limits under requests in flight.
+    const twice = await socketPair();
+    const b = new IpcChannel(streamTransport(twice.client));
+    twice.serverSide.write(helloFrame());
+    await b.ready;
+    const pending = b.request('anything');
+    twice.serverSide.write(helloFrame({ maxFrame: 1024, maxConcurrent: 1 }));
+    await expect(pending).rejects.toMatchObject({ code: 'ERR_HANDSHAKE', message: 'the other side sent a second Hello' });
+    twice.server.close();
+  });
+
+  it('refuses a maxFrame or handshakeTimeout that would bound nothing or fire at once, before it listens (RangeError)', () => {
+    const { port1 } = new MessageChannel();
+    for (const maxFrame of [Number.NaN, 0, -1, 1023, 1.5, 2 ** 32, '4096' as unknown as number])
+      expect(() => new IpcChannel(portTransport(port1), { maxFrame })).toThrow('maxFrame must be an integer from 1024 to 4294967295');
+    for (const handshakeTimeout of [Number.NaN, -1, 2 ** 31])
+      expect(() => new IpcChannel(portTransport(port1), { handshakeTimeout })).toThrow(RangeError);
+    expect(port1.listenerCount('message')).toBe(0); // nothing was started on port1
+    expect(new IpcChannel(portTransport(port1), { maxFrame: 1024, handshakeTimeout: 0 })).toBeInstanceOf(IpcChannel);
+    port1.close();
+  });
+
+  it.each([
     ['JSON', IpcFrameType.DATA, jsonCodec.encode('1234567'), '1234567'],
     ['plain text', IpcFrameType.DATA_TEXT, new TextEncoder().encode('123456789'), '123456789'],
     ['plain bytes', IpcFrameType.DATA_BYTES, Buffer.alloc(9, 7), Buffer.alloc(9, 7)],
