@@ -6,7 +6,7 @@
 // saw answered, and queues the rest here, in order, as an HTTP/2 client does past
 // SETTINGS_MAX_CONCURRENT_STREAMS. A queued request's timeout runs while it waits.
 import { IpcError } from './errors.js';
-import { IpcFrameType } from './frame.js';
+import { frameTypeName, IpcFrameType } from './frame.js';
 import { creditPayload } from './credit.js';
 import { remoteError } from './error-payload.js';
 import { checkCarried, PLAIN_FRAMES } from './plain.js';
@@ -174,17 +174,20 @@ export class Caller {
       case IpcFrameType.RESPONSE_TEXT:
       case IpcFrameType.ERROR: {
         const receiver = this.receivers.get(frame.id);
+        if (!receiver && !this.pending.has(frame.id)) return; // cancelled or timed out already
+        if (receiver && frame.type !== IpcFrameType.ERROR)
+          throw new IpcError('ERR_CORRUPT_FRAME', `the other side answered stream ${frame.id} with a ${frameTypeName(frame.type)} frame`);
+        // Read before the request is taken out: a payload that fails to decode fails the channel,
+        // which then rejects this request with the rest (taken out first, it would never settle).
+        const value = this.valueOf(frame);
+        const error = frame.type === IpcFrameType.ERROR ? remoteError(value) : null;
+        this.answered();
         if (receiver) {
           this.receivers.delete(frame.id);
-          this.answered();
-          return receiver.error(remoteError(this.valueOf(frame)));
+          return receiver.error(error!);
         }
-        const pending = this.settle(frame.id);
-        if (!pending) return; // cancelled or timed out already
-        this.answered();
-        const value = this.valueOf(frame);
-        if (frame.type === IpcFrameType.ERROR) return pending.reject(remoteError(value));
-        return pending.resolve(value);
+        const pending = this.settle(frame.id)!;
+        return error ? pending.reject(error) : pending.resolve(value);
       }
       case IpcFrameType.DATA:
       case IpcFrameType.DATA_BYTES:

@@ -6,7 +6,16 @@
 import { Caller, type RequestOptions, type StreamOptions } from './caller.js';
 import { jsonCodec, structuredCloneCodec, type Codec } from './codec.js';
 import { IpcError } from './errors.js';
-import { DEFAULT_MAX_FRAME, encodeFrame, FrameDecoder, frameTypeName, IpcFrameType, isFrameType, type FrameSink } from './frame.js';
+import {
+  corruptPayload,
+  DEFAULT_MAX_FRAME,
+  encodeFrame,
+  FrameDecoder,
+  frameTypeName,
+  IpcFrameType,
+  isFrameType,
+  type FrameSink,
+} from './frame.js';
 import { unref, type ChannelFrame, type ChannelLink } from './link.js';
 import { Outbox } from './outbox.js';
 import { checkCarried, PLAIN_FRAMES, plainType, type ValueFrameType } from './plain.js';
@@ -329,7 +338,9 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
       case IpcFrameType.CREDIT:
         return this.server.receive(frame);
       case IpcFrameType.EVENT: {
-        const [event, data] = this.wire.decode(frame.payload) as [string, unknown];
+        const message = this.wire.decode(frame.payload);
+        if (!Array.isArray(message) || typeof message[0] !== 'string') throw corruptPayload(frame.type, '[event, data]', message);
+        const [event, data] = message as [string, unknown];
         for (const listener of this.listeners.get(event) ?? []) listener(data);
         return;
       }
@@ -371,7 +382,7 @@ function isFrameLimit(value: unknown): value is number {
  * that skipped the handshake: its limits are not known yet.
  */
 function beforeHello(type: IpcFrameType): IpcError {
-  return new IpcError('ERR_HANDSHAKE', `the other side sent a ${frameTypeName(type)} frame before its Hello`);
+  return new IpcError('ERR_HANDSHAKE', `the other side sent ${frameTypeName(type)} before its Hello`);
 }
 
 function isConcurrency(value: unknown): value is number {

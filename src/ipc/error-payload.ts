@@ -4,6 +4,7 @@
 // system errors and most libraries say what went wrong there), not its stack or class.
 import type { Codec } from './codec.js';
 import { IpcError } from './errors.js';
+import { corruptPayload, IpcFrameType } from './frame.js';
 
 /** The channel's own code for the caller (the rest are ERR_REMOTE). */
 const NO_HANDLER = 'ERR_NO_HANDLER';
@@ -31,11 +32,16 @@ export function errorPayload(codec: Codec<unknown>, error: unknown, code?: 'ERR_
  * `cause` is the handler's error as it arrived (an Error with its name, message and code).
  */
 export function remoteError(payload: unknown): IpcError {
-  const { message, code, name, errorCode } = payload as ErrorPayload;
+  if (!isErrorPayload(payload)) throw corruptPayload(IpcFrameType.ERROR, '{ message }', payload);
+  const { message, code, name, errorCode } = payload;
   if (code === NO_HANDLER) return new IpcError(NO_HANDLER, message);
   if (typeof name !== 'string') return new IpcError('ERR_REMOTE', message);
   const cause = new Error(message);
   cause.name = name;
   if (typeof errorCode === 'string' || typeof errorCode === 'number') Object.assign(cause, { code: errorCode });
   return new IpcError('ERR_REMOTE', message, { cause });
+}
+
+function isErrorPayload(payload: unknown): payload is ErrorPayload {
+  return typeof payload === 'object' && payload !== null && typeof (payload as ErrorPayload).message === 'string';
 }

@@ -40,6 +40,12 @@ export function frameTypeName(type: number): string {
   return TYPE_NAMES.get(type) ?? `type ${type}`;
 }
 
+/** ERR_CORRUPT_FRAME for a frame of `type` whose decoded payload is not the `expected` shape. */
+export function corruptPayload(type: IpcFrameType, expected: string, payload: unknown): IpcError {
+  const actual = payload === null ? 'null' : Array.isArray(payload) ? `an array of ${payload.length}` : typeof payload;
+  return new IpcError('ERR_CORRUPT_FRAME', `${frameTypeName(type)} frames carry ${expected}, not ${actual}`);
+}
+
 /** Whether `type` is a frame type of this protocol version. */
 export function isFrameType(type: unknown): type is IpcFrameType {
   return KNOWN_TYPES.has(type as number);

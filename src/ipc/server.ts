@@ -10,7 +10,7 @@
 // here faster than the other side takes them. Reading goes on, so two channels that both wait on
 // each other cannot deadlock.
 import { IpcError } from './errors.js';
-import { IpcFrameType } from './frame.js';
+import { corruptPayload, IpcFrameType } from './frame.js';
 import { readCredit } from './credit.js';
 import { errorPayload } from './error-payload.js';
 import { DEFAULT_STREAM_WINDOW, MAX_STREAM_WINDOW, type ChannelFrame, type ChannelLink, type StreamWindow } from './link.js';
@@ -76,7 +76,9 @@ export class Server {
       case IpcFrameType.REQUEST:
       case IpcFrameType.STREAM: {
         this.admit(frame.id);
-        const opening = { type: frame.type, id: frame.id, message: this.link.codec.decode(frame.payload) };
+        const message = this.link.codec.decode(frame.payload);
+        if (!isOpening(message)) throw corruptPayload(frame.type, '[method, params, ...]', message);
+        const opening = { type: frame.type, id: frame.id, message };
         if (this.held.size > 0 || this.link.backlogged()) this.held.set(frame.id, opening);
         else this.start(opening);
         return;
@@ -208,6 +210,11 @@ export class Server {
   private quietly(type: IpcFrameType, id: number, payload: unknown): number {
     return this.link.failure() ? 0 : this.link.send(type, id, payload);
   }
+}
+
+/** A REQUEST's or STREAM's payload: an array whose first item is the method's name. */
+function isOpening(message: unknown): message is [string, ...unknown[]] {
+  return Array.isArray(message) && typeof message[0] === 'string';
 }
 
 /** A STREAM frame's window, items or bytes: the caller's if it is a positive integer, at most the largest. */

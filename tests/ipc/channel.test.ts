@@ -16,6 +16,7 @@ import {
   PROTOCOL_VERSION,
   streamTransport,
   structuredCloneCodec,
+  type IpcError,
   type IpcTransport,
   type PortLike,
   type Receiver,
@@ -150,6 +151,85 @@ describe('IPC failures on the wire', () => {
     server.close();
   });
 
+  /** A channel talking to a hand-written peer, which has received one request and one stream from it. */
+  async function answeringPeer() {
+    const { server, client, serverSide } = await socketPair();
+    const channel = new IpcChannel(streamTransport(client));
+    const ids = new Map<IpcFrameType, number>();
+    const decoder = new FrameDecoder(1 << 20);
+    serverSide.on('data', (chunk: Uint8Array) => decoder.read(chunk, (type, id) => ids.set(type, id)));
+    serverSide.write(helloFrame());
+    await channel.ready;
+    // No timeout: only the channel's failure can settle them.
+    const request = settledAs(channel.request('method', null, { timeout: Infinity }));
+    const stream = settledAs(channel.stream('items').getReader().read());
+    await expect.poll(() => ids.has(IpcFrameType.REQUEST) && ids.has(IpcFrameType.STREAM)).toBe(true);
+    return {
+      channel,
+      serverSide,
+      server,
+      request,
+      stream,
+      requestId: ids.get(IpcFrameType.REQUEST)!,
+      streamId: ids.get(IpcFrameType.STREAM)!,
+    };
+  }
+  const settledAs = (promise: Promise<unknown>) =>
+    promise.then(
+      (value) => ({ value }),
+      (error: IpcError) => ({ code: error.code, message: error.message }),
+    );
+
+  it.each([
+    ['a RESPONSE that is not JSON', 'request', IpcFrameType.RESPONSE, '{', { code: 'ERR_DECODE' }],
+    ['an ERROR that is not JSON', 'request', IpcFrameType.ERROR, '', { code: 'ERR_DECODE' }],
+    [
+      'an ERROR that is null',
+      'request',
+      IpcFrameType.ERROR,
+      'null',
+      { code: 'ERR_CORRUPT_FRAME', message: 'ERROR frames carry { message }, not null' },
+    ],
+    [
+      'an ERROR that is a string',
+      'stream',
+      IpcFrameType.ERROR,
+      '"x"',
+      { code: 'ERR_CORRUPT_FRAME', message: 'ERROR frames carry { message }, not string' },
+    ],
+    ['an ERROR that is not JSON', 'stream', IpcFrameType.ERROR, '[', { code: 'ERR_DECODE' }],
+    [
+      'a RESPONSE to a stream',
+      'stream',
+      IpcFrameType.RESPONSE,
+      '1',
+      { code: 'ERR_CORRUPT_FRAME', message: /answered stream \d+ with a RESPONSE frame/ },
+    ],
+  ] as const)('%s, answering the %s, fails the channel and settles both (nothing hangs)', async (_case, what, type, json, error) => {
+    const peer = await answeringPeer();
+    peer.serverSide.write(encodeFrame(type, what === 'request' ? peer.requestId : peer.streamId, new TextEncoder().encode(json)));
+    expect(await peer.request).toMatchObject(error);
+    expect(await peer.stream).toMatchObject(error);
+    peer.server.close();
+  });
+
+  it.each([
+    ['REQUEST', 'null', 'REQUEST frames carry [method, params, ...], not null'],
+    ['REQUEST', '{"method":"run"}', 'REQUEST frames carry [method, params, ...], not object'],
+    ['REQUEST', '[]', 'REQUEST frames carry [method, params, ...], not an array of 0'],
+    ['STREAM', '5', 'STREAM frames carry [method, params, ...], not number'],
+    ['EVENT', '{}', 'EVENT frames carry [event, data], not object'],
+    ['EVENT', '[7, 1]', 'EVENT frames carry [event, data], not an array of 2'],
+  ] as const)('%s frames carrying %s fail the channel with ERR_CORRUPT_FRAME', async (type, json, message) => {
+    const peer = await answeringPeer();
+    let ran = 0;
+    peer.channel.handle('run', () => ran++).on('7', () => ran++);
+    peer.serverSide.write(encodeFrame(IpcFrameType[type], 100, new TextEncoder().encode(json)));
+    expect(await peer.request).toEqual({ code: 'ERR_CORRUPT_FRAME', message });
+    expect(ran).toBe(0);
+    peer.server.close();
+  });
+
   it('a different codec fails the handshake; a peer that never says Hello times out', async () => {
     const { server, client, serverSide } = await socketPair();
     const a = new IpcChannel(streamTransport(client), { codec: jsonCodec });
@@ -196,7 +276,7 @@ describe('IPC failures on the wire', () => {
     let ran = 0;
     const a = new IpcChannel(streamTransport(early.client)).handle('run', () => ran++);
     early.serverSide.write(Buffer.concat([requestFrame(1, 'run'), helloFrame()]));
-    await expect(a.ready).rejects.toMatchObject({ code: 'ERR_HANDSHAKE', message: 'the other side sent a REQUEST frame before its Hello' });
+    await expect(a.ready).rejects.toMatchObject({ code: 'ERR_HANDSHAKE', message: 'the other side sent REQUEST before its Hello' });
     await sleep(20);
     expect(ran).toBe(0);
     early.server.close();
