@@ -584,6 +584,31 @@ describe('IPC frames leave in batches', () => {
     expect(await got).toEqual({ reason: 'done' });
     receiver.close();
   });
+
+  it('cloned values are snapshots taken when sent: one buffer refilled and sent again arrives as each fill', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const server = new IpcChannel(portTransport(port2));
+    const seen: number[][] = [];
+    server.handle('take', (bytes) => void seen.push([...(bytes as Uint8Array)]));
+    // A source that reads into one buffer and yields it each time, as file readers do.
+    server.handle('fills', function* () {
+      const buffer = new Uint8Array(3);
+      for (let fill = 1; fill <= 5; fill++) yield buffer.fill(fill);
+    });
+    const channel = new IpcChannel(portTransport(port1));
+    await channel.ready;
+    const items: number[][] = [];
+    for await (const item of channel.stream('fills')) items.push([...(item as Uint8Array)]);
+    expect(items).toEqual([1, 2, 3, 4, 5].map((fill) => [fill, fill, fill]));
+    const buffer = new Uint8Array(2);
+    await Promise.all([1, 2, 3].map((fill) => channel.request('take', buffer.fill(fill), { timeout: 1000 })));
+    expect(seen).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
+    channel.close();
+  });
 });
 
 describe('IPC contracts: typed params and results', () => {
