@@ -215,7 +215,11 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     this.send(IpcFrameType.EVENT, 0, this.wire.encode([event, data ?? null]));
   }
 
-  /** Listens for the other side's `notify(event)`. */
+  /**
+   * Listens for the other side's `notify(event)`. A listener that throws is reported as the
+   * platform reports an event listener's error (an uncaught exception on Node and Deno, an error
+   * event in a page); the other listeners and the channel go on.
+   */
   on(event: string, listener: (data: unknown) => void): this {
     this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
     return this;
@@ -341,7 +345,13 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
         const message = this.wire.decode(frame.payload);
         if (!Array.isArray(message) || typeof message[0] !== 'string') throw corruptPayload(frame.type, '[event, data]', message);
         const [event, data] = message as [string, unknown];
-        for (const listener of this.listeners.get(event) ?? []) listener(data);
+        for (const listener of this.listeners.get(event) ?? []) {
+          try {
+            listener(data);
+          } catch (error) {
+            reportListenerError(error); // a bug in this side's listener, not the other side's input
+          }
+        }
         return;
       }
     }
@@ -371,6 +381,18 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     this.isReady = true;
     this.settleReady.resolve();
   }
+}
+
+/**
+ * A listener's throw is reported as the platform reports an event listener's: `reportError` where
+ * there is one (Deno, browsers), else as an uncaught exception (Node, as an EventEmitter's or a
+ * MessagePort's listener would throw). The event's other listeners and the channel go on.
+ */
+function reportListenerError(error: unknown): void {
+  if (typeof reportError === 'function') return reportError(error);
+  queueMicrotask(() => {
+    throw error;
+  });
 }
 
 function isFrameLimit(value: unknown): value is number {

@@ -408,7 +408,11 @@ describe('IPC over a forked child’s process channel (processTransport: child.s
     expect(items).toHaveLength(2000);
     expect(items.slice(0, 2).map((item) => (item instanceof Uint8Array ? [...item] : item))).toEqual([[0, 0, 10], 'item 1 ✓']);
     await expect(channel.request('fail')).rejects.toMatchObject({ code: 'ERR_REMOTE', cause: { name: 'RangeError', code: 'E_FAR' } });
-    expect(app).toEqual(['app pong']);
+    // A listener that throws there is the child's uncaught exception (as an EventEmitter's would
+    // be); the event's other listener still hears it, and the channel goes on.
+    channel.notify('boom');
+    expect(await channel.request('heard')).toBe(1);
+    await expect.poll(() => app).toEqual(['app pong', 'app uncaught a bug in a listener']);
     // A child that exits ends the channel: what waits fails at once, not at its timeout.
     const exited = new Promise((resolve) => child.once('exit', resolve));
     const pending = channel.request('exit', null, { timeout: 60_000 }).catch((error: unknown) => error);

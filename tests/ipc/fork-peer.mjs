@@ -7,7 +7,15 @@ import { IpcChannel, processTransport } from '../../dist/src/ipc/index.js';
 process.on('message', (message) => {
   if (message === 'app ping') process.send('app pong');
 });
+// What this process would crash with, told to the parent instead.
+process.on('uncaughtException', (error) => process.send(`app uncaught ${error.message}`));
+let heard = 0;
 new IpcChannel(processTransport(process, { serialization: process.argv[2] }))
+  .on('boom', () => {
+    throw new Error('a bug in a listener');
+  })
+  .on('boom', () => heard++)
+  .handle('heard', () => heard)
   .handle('echo', (value) => value)
   .handle('bytes', () => Uint8Array.of(0, 10, 13, 34, 92, 255))
   .handle('items', function* (n) {
