@@ -80,8 +80,23 @@ export function encodeFrame(type: IpcFrameType, id: number, payload: Uint8Array,
 }
 
 /** Throws ERR_FRAME_TOO_LARGE for a frame of `size` bytes (header included) over `maxFrame`. */
-export function checkFrameSize(size: number, maxFrame: number): void {
-  if (size > maxFrame) throw new IpcError('ERR_FRAME_TOO_LARGE', `a ${size}-byte frame is over the ${maxFrame}-byte limit`);
+export function checkFrameSize(size: number, maxFrame: number, detail = ''): void {
+  if (size > maxFrame) throw new IpcError('ERR_FRAME_TOO_LARGE', `a ${size}-byte frame is over the ${maxFrame}-byte limit${detail}`);
+}
+
+/** How many bytes of a refused frame length its error quotes when they read as text. */
+const TEXT_PREVIEW_BYTES = 24;
+
+/**
+ * What to add to the error for a refused frame length whose bytes read as text (printable ASCII,
+ * tabs and line ends): the usual cause is a program that printed to the pipe the channel reads,
+ * as `console.log` does on stdout. Else ''.
+ */
+function textHint(data: Uint8Array, pos: number): string {
+  const preview = data.subarray(pos, Math.min(data.length, pos + TEXT_PREVIEW_BYTES));
+  for (const byte of preview) if ((byte < 0x20 || byte > 0x7e) && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return '';
+  const text = String.fromCharCode(...preview);
+  return `; its bytes read as text (${JSON.stringify(text)}${preview.length < data.length - pos ? '…' : ''}): did the other side print to this pipe (console.log on stdout)?`;
 }
 
 /** Writes a frame's 9-byte header at `at`, for a payload of `payloadLength` bytes. */
@@ -215,8 +230,9 @@ export class FrameDecoder {
   /** The frame at `pos` (4 bytes of it present): its whole size, after checking its length. */
   private checkLength(data: Uint8Array, pos: number): number {
     const rest = readUint32(data, pos);
-    if (rest < IPC_FRAME_HEADER_SIZE - 4) throw new IpcError('ERR_CORRUPT_FRAME', `frame length ${rest} is shorter than a frame header`);
-    checkFrameSize(rest + 4, this.maxFrame);
+    if (rest < IPC_FRAME_HEADER_SIZE - 4)
+      throw new IpcError('ERR_CORRUPT_FRAME', `frame length ${rest} is shorter than a frame header${textHint(data, pos)}`);
+    if (rest + 4 > this.maxFrame) checkFrameSize(rest + 4, this.maxFrame, textHint(data, pos));
     return rest + 4;
   }
 

@@ -84,6 +84,23 @@ describe('frames', () => {
     expect(errorCode(() => decoder.push(new Uint8Array(1)))).toBe('ERR_FRAME_TOO_LARGE');
   });
 
+  it('say so when a refused length reads as text: a program printed to the pipe (console.log on stdout)', () => {
+    const printed = new TextEncoder().encode('worker starting\n');
+    const hint = '; its bytes read as text ("worker starting\\n"): did the other side print to this pipe (console.log on stdout)?';
+    expect(() => new FrameDecoder().push(printed)).toThrow(`a 2003792495-byte frame is over the 16777216-byte limit${hint}`);
+    // Split after 4 bytes, the length is refused from the bytes held: those are quoted.
+    const split = new FrameDecoder();
+    expect(split.push(printed.subarray(0, 3))).toEqual([]);
+    expect(() => split.push(printed.subarray(3, 4))).toThrow('its bytes read as text ("work")');
+    // A longer text is quoted in part.
+    expect(() => new FrameDecoder(1 << 30).push(new TextEncoder().encode('ok\n'.repeat(10)))).toThrow(
+      'its bytes read as text ("ok\\nok\\nok\\nok\\nok\\nok\\nok\\nok\\n"…)',
+    );
+    // Binary garbage is not quoted.
+    expect(() => new FrameDecoder().push(Uint8Array.of(0xff, 0xfe, 0x20, 0x20))).toThrow(/limit$/);
+    expect(() => new FrameDecoder().push(Uint8Array.of(0, 0, 0, 2, 1, 0))).toThrow(/header$/);
+  });
+
   it('reject a corrupt length, an unknown type and a truncated end', () => {
     expect(errorCode(() => new FrameDecoder().push(Uint8Array.of(0, 0, 0, 2, 1, 0)))).toBe('ERR_CORRUPT_FRAME');
     expect(errorCode(() => new FrameDecoder().push(Uint8Array.of(0, 0, 0, 5, 99, 0, 0, 0, 0)))).toBe('ERR_UNKNOWN_MESSAGE_TYPE');
