@@ -602,7 +602,7 @@ describe('IPC frames leave in batches', () => {
     const channel = new IpcChannel(portTransport(port1));
     await channel.ready;
     const items: number[][] = [];
-    for await (const item of channel.stream('fills')) items.push([...(item as Uint8Array)]);
+    for await (const item of channel.stream('fills') as unknown as AsyncIterable<unknown>) items.push([...(item as Uint8Array)]);
     expect(items).toEqual([1, 2, 3, 4, 5].map((fill) => [fill, fill, fill]));
     const buffer = new Uint8Array(2);
     await Promise.all([1, 2, 3].map((fill) => channel.request('take', buffer.fill(fill), { timeout: 1000 })));

@@ -4,20 +4,23 @@
 // or goes on, and a request and a stream this side has open always settle: no TypeError, no hang.
 import { PassThrough } from 'node:stream';
 import { MessageChannel } from 'node:worker_threads';
-import { pack } from 'msgpackr';
+import { pack, Packr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
 import {
   encodeFrame,
   IpcChannel,
   IpcError,
   IpcFrameType,
+  jsonCodec,
   PROTOCOL_VERSION,
   portTransport,
   streamTransport,
   type Codec,
 } from '../../src/ipc/index.js';
-import { msgpackCodec } from '../../src/ipc/msgpack.js';
+import { msgpackCodec, msgpackrRecordsCodec } from '../../src/ipc/msgpack.js';
 
+/** A records packer of the peer's own, whose shapes the channel never saw defined in order. */
+const recordPacker = new Packr({ useRecords: true, sequential: true });
 /** Channels per transport and codec (each gets 1 to 4 random frames). */
 const ROUNDS = 250;
 const TYPES = Object.values(IpcFrameType).filter((type) => type !== IpcFrameType.HELLO);
@@ -66,16 +69,19 @@ async function survive(channel: IpcChannel, attack: () => void, tally: Map<strin
 
 describe('IPC against a peer that sends random frames after its Hello', () => {
   it.each([
-    ['JSON', undefined, (value: unknown) => new TextEncoder().encode(JSON.stringify(value) ?? 'null')],
-    ['MessagePack', msgpackCodec, (value: unknown) => pack(value)],
-  ] as const)('over bytes with %s: every outcome is an IpcError or an answer, and nothing hangs', async (name, codec, encode) => {
+    ['JSON', () => jsonCodec, (value: unknown) => new TextEncoder().encode(JSON.stringify(value) ?? 'null')],
+    ['MessagePack', () => msgpackCodec, (value: unknown) => pack(value)],
+    // Records: the peer's plain MessagePack is valid input for them; a record of another shape is garbage.
+    ['msgpackr records', msgpackrRecordsCodec, (value: unknown) => recordPacker.pack(value)],
+  ] as const)('over bytes with %s: every outcome is an IpcError or an answer, and nothing hangs', async (name, makeCodec, encode) => {
     const random = randomSource(name.length);
     const tally = new Map<string, number>();
     for (let round = 0; round < ROUNDS; round++) {
       const [incoming, outgoing] = [new PassThrough(), new PassThrough()];
       outgoing.resume();
-      const channel = new IpcChannel(streamTransport(incoming, outgoing), { codec: codec as Codec<unknown> | undefined });
-      const hello = { version: PROTOCOL_VERSION, maxFrame: 1 << 20, codec: codec?.name ?? 'json', maxConcurrent: 4 };
+      const codec: Codec<unknown> = makeCodec(); // records keep state: one per channel
+      const channel = new IpcChannel(streamTransport(incoming, outgoing), { codec });
+      const hello = { version: PROTOCOL_VERSION, maxFrame: 1 << 20, codec: codec.name, maxConcurrent: 4 };
       incoming.write(encodeFrame(IpcFrameType.HELLO, 0, new TextEncoder().encode(JSON.stringify(hello))));
       await survive(
         channel,
