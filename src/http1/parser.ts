@@ -34,6 +34,8 @@ const UPGRADED = 4;
 const CLOSED = 5;
 
 const EMPTY = new Uint8Array(0);
+const CR = 0x0d;
+const LF = 0x0a;
 const TWO_32 = 0x1_0000_0000;
 
 /**
@@ -115,11 +117,15 @@ export abstract class MessageParser<H extends MessageHead> {
     }
   }
 
-  /** The end of input (the peer closed). Completes a read-until-close body; else the message is cut. */
+  /**
+   * The end of input (the peer closed). Completes a read-until-close body; else the message is cut.
+   * Empty lines where a message would start are none (RFC 9112 §2.2: a server ignores them; a
+   * client may send one after a body).
+   */
   finish(): void {
     if (this.failure) throw this.failure;
     if (this.state === BODY_TO_CLOSE) return this.complete();
-    if (this.state === UPGRADED || this.state === CLOSED || (this.state === HEAD && !this.pending)) return;
+    if (this.state === UPGRADED || this.state === CLOSED || (this.state === HEAD && onlyEmptyLines(this.pending))) return;
     this.failure = new HttpParseError('ERR_INCOMPLETE', 'the input ended inside a message');
     throw this.failure;
   }
@@ -383,6 +389,13 @@ export interface ResponseParserOptions extends ParserOptions {
 
 /** What the response parser takes: ParserOptions and `requestMethod`. */
 const RESPONSE_OPTIONS: readonly string[] = [...PARSER_OPTIONS, 'requestMethod'];
+
+/** Whether `held` (bytes before a start line) is nothing, or empty lines only, the last maybe cut after its CR. */
+function onlyEmptyLines(held: Uint8Array | null): boolean {
+  if (held === null) return true;
+  for (let i = 0; i < held.length; i++) if (held[i] !== (i % 2 === 0 ? CR : LF)) return false;
+  return true;
+}
 
 /** The incremental parser for responses (clients, proxies). */
 export class ResponseParser extends MessageParser<ResponseHead> {

@@ -450,6 +450,19 @@ describe('incremental parsing', () => {
     expect(errorCode(() => parser.finish())).toBe('ERR_INCOMPLETE');
   });
 
+  it('ends without a message on empty lines where one would start (RFC 9112 §2.2), and not on anything more', () => {
+    const ended = (input: string) => {
+      const parser = new RequestParser({ onHead: () => {} });
+      parser.execute(encode(input));
+      return errorCode(() => parser.finish());
+    };
+    // A client may send an empty line after a body: at the end of input it is no message.
+    for (const input of ['', '\r', '\r\n', '\r\n\r\n\r', `${GET}\r\n`, 'POST / HTTP/1.1\r\nContent-Length: 2\r\n\r\nab\r\n'])
+      expect({ input, finish: ended(input) }).toEqual({ input, finish: 'none' });
+    for (const input of ['\r\nG', 'G', `${GET}\r\nGET`])
+      expect({ input, finish: ended(input) }).toEqual({ input, finish: 'ERR_INCOMPLETE' });
+  });
+
   it('rejects a bad byte in a head delivered one byte at a time, before the head ends', () => {
     const parser = new RequestParser({ onHead: () => {} });
     const bytes = encode('GET / HTTP/1.1\r\nBad\x01Name: x\r\n');

@@ -382,7 +382,8 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
         gap: 100,
         wait: 300,
       });
-      // A client that leaves mid-body: the read fails with it.
+      // A client that leaves mid-body (its FIN comes first): the read fails with the parse error
+      // (ERR_INCOMPLETE).
       await raw(server.port, [`POST /answer-then-read?id=${id}-gone HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\n0123456789`], {
         wait: 200,
       });
@@ -393,7 +394,7 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
         'read 11',
         dropped,
         dropped,
-        'failed: the connection closed before the request body ended',
+        'failed: the input ended inside a message',
       ]);
     });
 
@@ -561,6 +562,53 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       expect(halfClosed).not.toMatch(/\r\n0\r\n\r\n$/);
       await new Promise((r) => setTimeout(r, 100));
       expect((await stats(server.url)).cancelledStreams).toEqual(expect.arrayContaining(ids));
+    });
+
+    /** Writes `input`, half-closes once `endWhen` holds for what came back (at once if absent), and collects the rest. */
+    const halfClose = (input: string, endWhen?: (text: string) => boolean) =>
+      new Promise<{ text: string; closedAt: number }>((resolve) => {
+        const started = Date.now();
+        const socket = net.connect(server.port, '127.0.0.1', () => {
+          socket.write(input);
+          if (!endWhen) socket.end();
+        });
+        let text = '';
+        socket.setEncoding('latin1');
+        socket.on('data', (data: string) => {
+          const before = text;
+          text += data;
+          if (endWhen && !endWhen(before) && endWhen(text)) socket.end();
+        });
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve({ text, closedAt: Date.now() - started }));
+        setTimeout(() => socket.destroy(), 5000);
+      });
+
+    // Found by a live fuzz: the connection waited for the rest of the body, which no half-closed
+    // client sends, with the response cut and the socket open until the client gave up.
+    it('cuts a streamed response and closes at once when the client ends its side inside the request body', async () => {
+      const body = `POST /stream?parts=100 HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\n${'x'.repeat(10)}`;
+      const { text, closedAt } = await halfClose(body, (sent) => sent.includes('part 0;'));
+      expect(statuses(text)).toEqual([200]);
+      expect(text).not.toMatch(/\r\n0\r\n\r\n$/); // cut, not complete (100 parts take 500 ms)
+      expect(closedAt).toBeLessThan(400);
+    });
+
+    it('answers a head the client ended inside with 400 ERR_INCOMPLETE, and empty lines where a request would start with nothing', async () => {
+      for (const cut of ['GET /hello HTTP/1.1\r\nHost: a\r\nX-A: b', 'GET /hel', 'G', 'GET /hello HTTP/1.1\r\nHost: a\r\n\r']) {
+        const { text } = await halfClose(cut);
+        expect({ cut, statuses: statuses(text), says: text.split('\r\n\r\n')[1] }).toEqual({
+          cut,
+          statuses: [400],
+          says: '400 Bad Request (ERR_INCOMPLETE)\n',
+        });
+      }
+      // RFC 9112 §2.2: a server ignores empty lines before a request (a client may send one after a body).
+      for (const idle of ['', '\r\n', '\r', '\r\n\r\n', `${get(server.port, '/hello')}\r\n`]) {
+        const { text, closedAt } = await halfClose(idle);
+        expect({ idle, statuses: statuses(text) }).toEqual({ idle, statuses: idle.startsWith('GET') ? [200] : [] });
+        expect(closedAt).toBeLessThan(1000);
+      }
     });
 
     // Deno.serve's `completed`: for a log line or a cleanup once the response is out, or cannot be.

@@ -179,8 +179,12 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     if (this.closed) return;
     const exchange = this.exchange;
     // A body cut short by the client's end is the client's bad framing: 400, as node:http answers,
-    // not a server error (the handler's read rejects with the same ERR_INCOMPLETE).
-    if (exchange && !exchange.requestComplete && !exchange.responseStarted) return this.parse(() => this.parser.finish());
+    // not a server error (the handler's read rejects with the same ERR_INCOMPLETE). A response
+    // begun already is cut and the connection closed: the body it waited for will never come.
+    if (exchange && !exchange.requestComplete) return this.parse(() => this.parser.finish());
+    // Part of a head the client will never finish: 400, as node:http answers it (Deno.serve closes
+    // without a word). A paused parser holds whole requests, not part of one.
+    if (!exchange && !this.parser.isPaused) this.parse(() => this.parser.finish());
     // The client sends no more: no further request is taken, and the connection closes after the
     // response in flight, if any.
     this.ending = true;
@@ -441,7 +445,9 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     if (!pending) return this.responseDone(exchange);
     pending.then(
       () => {
-        exchange.keepAlive = options.keepAlive;
+        // The writer may have said close (a body of unknown length to an HTTP/1.0 client); the
+        // connection may have since (the client ended it): either way it closes.
+        exchange.keepAlive &&= options.keepAlive;
         this.responseDone(exchange);
       },
       (error: unknown) => {
