@@ -25,7 +25,15 @@ const PATH_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234567
 const NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-.^_`|~";
 const NAMES = ['Host', 'Accept', 'User-Agent', 'Cookie', 'X-Request-Id', 'Accept-Language', 'Cache-Control', 'Referer'];
 
-export function generate(random: () => number, count: number): Case[] {
+/** What a generated request may be held to, for a server that routes them (the default: anything). */
+export interface CorpusOptions {
+  /** The paths targets are picked from (a query and the usual oddities may follow). */
+  paths?: readonly string[];
+  /** A Host field every request starts with (and no other). */
+  host?: string;
+}
+
+export function generate(random: () => number, count: number, options: CorpusOptions = {}): Case[] {
   const int = (n: number) => Math.floor(random() * n);
   const pick = <T>(list: readonly T[]): T => list[int(list.length)];
   const text = (chars: string, min: number, max: number) => {
@@ -41,7 +49,7 @@ export function generate(random: () => number, count: number): Case[] {
 
   const valid = (): string => {
     const method = pick(METHODS);
-    let target = '/' + text(PATH_CHARS, 0, 30);
+    let target = options.paths ? pick(options.paths) : '/' + text(PATH_CHARS, 0, 30);
     if (random() < 0.3) target += '?' + text(PATH_CHARS + '?', 1, 20);
     if (random() < 0.1) target = `%${int(16).toString(16)}${int(16).toString(16)}` + target;
     // What a URL parser reinterprets: a backslash (read as '/') and a fragment (cut off).
@@ -50,10 +58,11 @@ export function generate(random: () => number, count: number): Case[] {
       target = target.slice(0, at) + pick(['#', '\\']) + target.slice(at);
     }
     const version = random() < 0.1 ? '1.0' : '1.1';
-    const fields: string[] = [];
+    const fields: string[] = options.host === undefined ? [] : [`Host: ${options.host}`];
     for (let n = int(20); n > 0; n--) {
       const name = random() < 0.5 ? pick(NAMES) : text(NAME_CHARS, 1, 16);
       if (/^(content-length|transfer-encoding|connection|upgrade|expect)$/i.test(name)) continue;
+      if (options.host !== undefined && /^host$/i.test(name)) continue;
       fields.push(`${name}:${random() < 0.8 ? ' ' : ''}${value()}`);
     }
     if (random() < 0.2) fields.push(`Connection: ${pick(['close', 'keep-alive', 'Keep-Alive, foo'])}`);
