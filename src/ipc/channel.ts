@@ -51,7 +51,7 @@ export interface ChannelOptions {
   maxFrame?: number;
   /** Default request timeout in ms. Default 30 s. */
   timeout?: number;
-  /** How long to wait for the other side's Hello, in ms (up to 2^31-1). Default 5 s. */
+  /** How long to wait for the other side's Hello, in ms (up to 2^31-1, or Infinity for ever). Default 5 s. */
   handshakeTimeout?: number;
   /**
    * How many of the other side's requests and streams this side runs at once. The other side
@@ -126,8 +126,8 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     this.maxFrame = options.maxFrame ?? DEFAULT_MAX_FRAME;
     if (!isFrameLimit(this.maxFrame)) throw new RangeError(`maxFrame must be an integer from ${MIN_FRAME_LIMIT} to ${MAX_FRAME_LIMIT}`);
     const handshakeTimeout = options.handshakeTimeout ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
-    if (!(handshakeTimeout >= 0 && handshakeTimeout <= MAX_HANDSHAKE_TIMEOUT_MS))
-      throw new RangeError(`handshakeTimeout must be a number of ms from 0 to ${MAX_HANDSHAKE_TIMEOUT_MS}`);
+    if (!(handshakeTimeout === Infinity || (handshakeTimeout >= 0 && handshakeTimeout <= MAX_HANDSHAKE_TIMEOUT_MS)))
+      throw new RangeError(`handshakeTimeout must be a number of ms from 0 to ${MAX_HANDSHAKE_TIMEOUT_MS}, or Infinity`);
     this.decoder = new FrameDecoder(this.maxFrame);
     this.outbox = new Outbox(transport, (error) => this.fail(error));
     this.allocate = allocator(transport);
@@ -146,12 +146,12 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     this.server = new Server(link, maxConcurrent);
     this.ready = new Promise<void>((resolve, reject) => (this.settleReady = { resolve, reject }));
     this.ready.catch(() => {}); // reported through request() and close()
-    const handshake = setTimeout(() => this.fail(new IpcError('ERR_HANDSHAKE', 'no Hello from the other side')), handshakeTimeout);
-    unref(handshake);
-    void this.ready.then(
-      () => clearTimeout(handshake),
-      () => clearTimeout(handshake),
-    );
+    if (handshakeTimeout !== Infinity) {
+      const handshake = setTimeout(() => this.fail(new IpcError('ERR_HANDSHAKE', 'no Hello from the other side')), handshakeTimeout);
+      unref(handshake);
+      const stop = () => clearTimeout(handshake);
+      void this.ready.then(stop, stop);
+    }
     transport.start({
       data: (chunk) => this.receive(chunk),
       value: (message) => this.receiveValue(message),

@@ -292,7 +292,7 @@ describe('IPC failures on the wire', () => {
     twice.server.close();
   });
 
-  it('refuses a maxFrame or handshakeTimeout that would bound nothing or fire at once, before it listens (RangeError)', () => {
+  it('refuses a maxFrame or handshakeTimeout that would bound nothing or fire at once, before it listens (RangeError)', async () => {
     const { port1 } = new MessageChannel();
     for (const maxFrame of [Number.NaN, 0, -1, 1023, 1.5, 2 ** 32, '4096' as unknown as number])
       expect(() => new IpcChannel(portTransport(port1), { maxFrame })).toThrow('maxFrame must be an integer from 1024 to 4294967295');
@@ -300,6 +300,15 @@ describe('IPC failures on the wire', () => {
       expect(() => new IpcChannel(portTransport(port1), { handshakeTimeout })).toThrow(RangeError);
     expect(port1.listenerCount('message')).toBe(0); // nothing was started on port1
     expect(new IpcChannel(portTransport(port1), { maxFrame: 1024, handshakeTimeout: 0 })).toBeInstanceOf(IpcChannel);
+    // Infinity waits for ever (setTimeout would take it for 1 ms), as a request's timeout does.
+    const patient = new IpcChannel(portTransport(new MessageChannel().port1), { handshakeTimeout: Infinity });
+    const state = patient.ready.then(
+      () => 'ready',
+      () => 'failed',
+    );
+    await sleep(30);
+    expect(await Promise.race([state, 'waiting'])).toBe('waiting');
+    patient.close();
     port1.close();
   });
 
