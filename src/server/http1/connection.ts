@@ -183,7 +183,8 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     // begun already is cut and the connection closed: the body it waited for will never come.
     if (exchange && !exchange.requestComplete) return this.parse(() => this.parser.finish());
     // Part of a head the client will never finish: 400, as node:http answers it (Deno.serve closes
-    // without a word). A paused parser holds whole requests, not part of one.
+    // without a word). Not from a paused parser: what it holds was not read yet, and may be whole
+    // requests, which finish() would take for a cut one.
     if (!exchange && !this.parser.isPaused) this.parse(() => this.parser.finish());
     // The client sends no more: no further request is taken, and the connection closes after the
     // response in flight, if any.
