@@ -579,9 +579,12 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
           text += data;
           if (endWhen && !endWhen(before) && endWhen(text)) socket.end();
         });
+        const giveUp = setTimeout(() => socket.destroy(), 5000);
         socket.on('error', () => undefined);
-        socket.on('close', () => resolve({ text, closedAt: Date.now() - started }));
-        setTimeout(() => socket.destroy(), 5000);
+        socket.on('close', () => {
+          clearTimeout(giveUp);
+          resolve({ text, closedAt: Date.now() - started });
+        });
       });
 
     // Found by a live fuzz: the connection waited for the rest of the body, which no half-closed
