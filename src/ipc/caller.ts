@@ -300,7 +300,7 @@ function checkWindow(value: number, part: keyof StreamWindow): number {
  * A timeout is a number of ms from 0 to setTimeout's limit, or Infinity for none: NaN, a negative
  * or a longer one would otherwise fire at once.
  */
-function checkTimeout(timeout: number): void {
+export function checkTimeout(timeout: number, what = 'a timeout'): void {
   if (timeout === Infinity || (timeout >= 0 && timeout <= MAX_TIMEOUT_MS)) return;
-  throw new RangeError(`a timeout is a number of ms from 0 to ${MAX_TIMEOUT_MS}, or Infinity, not ${timeout}`);
+  throw new RangeError(`${what} is a number of ms from 0 to ${MAX_TIMEOUT_MS}, or Infinity, not ${timeout}`);
 }

@@ -3,7 +3,7 @@
 // its two halves keep the rest: the caller (caller.ts: requests that time out or are cancelled,
 // streams it reads) and the server (server.ts: handlers, whose signal sees a cancellation, and
 // streams they feed with credit-based backpressure).
-import { Caller, type RequestOptions, type StreamOptions } from './caller.js';
+import { Caller, checkTimeout, type RequestOptions, type StreamOptions } from './caller.js';
 import { jsonCodec, structuredCloneCodec, type Codec } from './codec.js';
 import { IpcError } from './errors.js';
 import {
@@ -14,6 +14,7 @@ import {
   frameTypeName,
   IpcFrameType,
   isFrameType,
+  isNamed,
   type FrameSink,
 } from './frame.js';
 import { unref, type ChannelFrame, type ChannelLink } from './link.js';
@@ -85,8 +86,6 @@ const MAX_CONCURRENT_LIMIT = 0xffff_ffff;
 const MIN_FRAME_LIMIT = 1024;
 /** The largest `maxFrame`: a frame's length is a u32. */
 const MAX_FRAME_LIMIT = 0xffff_ffff;
-/** The longest handshake timeout: setTimeout fires at once past 2^31-1 ms. */
-const MAX_HANDSHAKE_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**
  * A request/response, stream and event channel over an IpcTransport. `Local` is what this side
@@ -124,10 +123,10 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
     // Checked before the transport starts, so a refused option leaves nothing listening. A NaN
     // limit would have bounded nothing (no size is greater than NaN).
     this.maxFrame = options.maxFrame ?? DEFAULT_MAX_FRAME;
-    if (!isFrameLimit(this.maxFrame)) throw new RangeError(`maxFrame must be an integer from ${MIN_FRAME_LIMIT} to ${MAX_FRAME_LIMIT}`);
+    if (!isIntegerIn(this.maxFrame, MIN_FRAME_LIMIT, MAX_FRAME_LIMIT))
+      throw new RangeError(`maxFrame must be an integer from ${MIN_FRAME_LIMIT} to ${MAX_FRAME_LIMIT}`);
     const handshakeTimeout = options.handshakeTimeout ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
-    if (!(handshakeTimeout === Infinity || (handshakeTimeout >= 0 && handshakeTimeout <= MAX_HANDSHAKE_TIMEOUT_MS)))
-      throw new RangeError(`handshakeTimeout must be a number of ms from 0 to ${MAX_HANDSHAKE_TIMEOUT_MS}, or Infinity`);
+    checkTimeout(handshakeTimeout, 'handshakeTimeout');
     this.decoder = new FrameDecoder(this.maxFrame);
     this.outbox = new Outbox(transport, (error) => this.fail(error));
     this.allocate = allocator(transport);
@@ -141,7 +140,8 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
       sendValue: (type, id, value) => this.sendValue(type, id, value),
     };
     const maxConcurrent = options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT;
-    if (!isConcurrency(maxConcurrent)) throw new RangeError(`maxConcurrent must be an integer from 1 to ${MAX_CONCURRENT_LIMIT}`);
+    if (!isIntegerIn(maxConcurrent, 1, MAX_CONCURRENT_LIMIT))
+      throw new RangeError(`maxConcurrent must be an integer from 1 to ${MAX_CONCURRENT_LIMIT}`);
     this.caller = new Caller(link, options.timeout ?? DEFAULT_TIMEOUT_MS);
     this.server = new Server(link, maxConcurrent);
     this.ready = new Promise<void>((resolve, reject) => (this.settleReady = { resolve, reject }));
@@ -343,8 +343,8 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
         return this.server.receive(frame);
       case IpcFrameType.EVENT: {
         const message = this.wire.decode(frame.payload);
-        if (!Array.isArray(message) || typeof message[0] !== 'string') throw corruptPayload(frame.type, '[event, data]', message);
-        const [event, data] = message as [string, unknown];
+        if (!isNamed(message)) throw corruptPayload(frame.type, '[event, data]', message);
+        const [event, data] = message;
         for (const listener of this.listeners.get(event) ?? []) {
           try {
             listener(data);
@@ -365,12 +365,12 @@ export class IpcChannel<Local extends object = IpcMethods, Remote extends object
       throw new IpcError('ERR_HANDSHAKE', `protocol version ${hello.version} is not ${PROTOCOL_VERSION}`);
     if (hello.codec !== this.codec.name)
       throw new IpcError('ERR_HANDSHAKE', `the other side speaks ${hello.codec}, this side ${this.codec.name}`);
-    if (!isConcurrency(hello.maxConcurrent))
+    if (!isIntegerIn(hello.maxConcurrent, 1, MAX_CONCURRENT_LIMIT))
       throw new IpcError(
         'ERR_HANDSHAKE',
         `the other side's maxConcurrent (${hello.maxConcurrent}) is not an integer from 1 to ${MAX_CONCURRENT_LIMIT}`,
       );
-    if (!isFrameLimit(hello.maxFrame))
+    if (!isIntegerIn(hello.maxFrame, MIN_FRAME_LIMIT, MAX_FRAME_LIMIT))
       throw new IpcError(
         'ERR_HANDSHAKE',
         `the other side's maxFrame (${hello.maxFrame}) is not an integer from ${MIN_FRAME_LIMIT} to ${MAX_FRAME_LIMIT}`,
@@ -395,10 +395,6 @@ function reportListenerError(error: unknown): void {
   });
 }
 
-function isFrameLimit(value: unknown): value is number {
-  return Number.isInteger(value) && (value as number) >= MIN_FRAME_LIMIT && (value as number) <= MAX_FRAME_LIMIT;
-}
-
 /**
  * Each side's first frame is its Hello (the transport keeps order), so anything before it is a peer
  * that skipped the handshake: its limits are not known yet.
@@ -407,6 +403,6 @@ function beforeHello(type: IpcFrameType): IpcError {
   return new IpcError('ERR_HANDSHAKE', `the other side sent ${frameTypeName(type)} before its Hello`);
 }
 
-function isConcurrency(value: unknown): value is number {
-  return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_CONCURRENT_LIMIT;
+function isIntegerIn(value: unknown, min: number, max: number): value is number {
+  return Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 }

@@ -46,6 +46,11 @@ export function corruptPayload(type: IpcFrameType, expected: string, payload: un
   return new IpcError('ERR_CORRUPT_FRAME', `${frameTypeName(type)} frames carry ${expected}, not ${actual}`);
 }
 
+/** Whether a decoded payload is an array led by a name: a REQUEST's or STREAM's method, an EVENT's event. */
+export function isNamed(message: unknown): message is [string, ...unknown[]] {
+  return Array.isArray(message) && typeof message[0] === 'string';
+}
+
 /** Whether `type` is a frame type of this protocol version. */
 export function isFrameType(type: unknown): type is IpcFrameType {
   return KNOWN_TYPES.has(type as number);

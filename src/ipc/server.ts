@@ -10,7 +10,7 @@
 // here faster than the other side takes them. Reading goes on, so two channels that both wait on
 // each other cannot deadlock.
 import { IpcError } from './errors.js';
-import { corruptPayload, IpcFrameType } from './frame.js';
+import { corruptPayload, IpcFrameType, isNamed } from './frame.js';
 import { readCredit } from './credit.js';
 import { errorPayload } from './error-payload.js';
 import { DEFAULT_STREAM_WINDOW, MAX_STREAM_WINDOW, type ChannelFrame, type ChannelLink, type StreamWindow } from './link.js';
@@ -77,7 +77,7 @@ export class Server {
       case IpcFrameType.STREAM: {
         this.admit(frame.id);
         const message = this.link.codec.decode(frame.payload);
-        if (!isOpening(message)) throw corruptPayload(frame.type, '[method, params, ...]', message);
+        if (!isNamed(message)) throw corruptPayload(frame.type, '[method, params, ...]', message);
         const opening = { type: frame.type, id: frame.id, message };
         if (this.held.size > 0 || this.link.backlogged()) this.held.set(frame.id, opening);
         else this.start(opening);
@@ -210,11 +210,6 @@ export class Server {
   private quietly(type: IpcFrameType, id: number, payload: unknown): number {
     return this.link.failure() ? 0 : this.link.send(type, id, payload);
   }
-}
-
-/** A REQUEST's or STREAM's payload: an array whose first item is the method's name. */
-function isOpening(message: unknown): message is [string, ...unknown[]] {
-  return Array.isArray(message) && typeof message[0] === 'string';
 }
 
 /** A STREAM frame's window, items or bytes: the caller's if it is a positive integer, at most the largest. */

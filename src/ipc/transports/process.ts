@@ -1,6 +1,7 @@
 // Node's IPC channel between a parent and a child it forked: `child.send` / `process.send`, as
 // `child_process.fork()` (and cluster, and vitest's forks pool) sets it up. Works on Deno through
 // its node: modules.
+import { latin1 } from '../../latin1.js';
 import type { IpcTransport, Receiver } from '../transport.js';
 
 /**
@@ -77,7 +78,7 @@ export function processTransport(target: ProcessLike, options: { serialization?:
   const transport: IpcTransport = {
     send(bytes) {
       // The bytes are handed over now: Node serializes the message in send().
-      post(advanced ? bytes : latin1Text(bytes), bytes.length);
+      post(advanced ? bytes : latin1(bytes), bytes.length);
     },
     backlogged,
     allocate(size) {
@@ -108,9 +109,4 @@ export function processTransport(target: ProcessLike, options: { serialization?:
   // v8 serialization: no transfer list, values are cloned; a value counts as a small message.
   if (advanced) transport.sendValue = (value) => post(value, VALUE_BYTES);
   return transport;
-}
-
-/** `bytes` as a string of one char per byte. */
-function latin1Text(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
