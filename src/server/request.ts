@@ -50,9 +50,17 @@ export function isValidHost(host: string): boolean {
   return true;
 }
 
-/** An absolute-form target (RFC 9112 §3.2.2) the server takes: an http(s) URL a URL parser accepts. */
+/** The scheme and authority of an absolute-form target: the authority ends at the path, query or fragment. */
+const ABSOLUTE_TARGET = /^https?:\/\/([^/?#]*)/i;
+
+/**
+ * An absolute-form target (RFC 9112 §3.2.2) the server takes: an http(s) URL a URL parser
+ * accepts, whose authority is a valid Host. A URL parser would repair `http:///x` into host `x`
+ * and keep a userinfo (`http://user@a/`), which RFC 9110 §4.2.4 says to treat as an error.
+ */
 export function isValidAbsoluteTarget(target: string): boolean {
-  if (!/^https?:\/\//i.test(target)) return false;
+  const authority = ABSOLUTE_TARGET.exec(target)?.[1];
+  if (authority === undefined || !isValidHost(authority)) return false;
   try {
     new URL(target);
     return true;

@@ -368,7 +368,7 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     const target = head.url;
     // (CONNECT's authority-form is answered 501 later.)
     if (target.charCodeAt(0) !== 47 /* / */ && target !== '*' && head.method !== 'CONNECT' && !isValidAbsoluteTarget(target)) {
-      throw new HttpParseError('ERR_INVALID_TARGET', 'an absolute-form target that is not an http(s) URL');
+      throw new HttpParseError('ERR_INVALID_TARGET', 'an absolute-form target that is not an http(s) URL with a valid host');
     }
     return host ?? 'localhost';
   }
