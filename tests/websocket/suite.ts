@@ -531,6 +531,57 @@ export function webSocketSuite(name: string, launch: Launcher) {
       session.destroy();
     });
 
+    // Every limit of the HTTP/1.1 suite above holds on a stream too (the reader is the same; what
+    // feeds it and holds it back is HTTP/2's DATA and flow control).
+    it('holds maxPayload (from the frame header), maxFragments and the inflated size on a stream', async () => {
+      const closeOn = async (path: string, bytes: Buffer[], extra: Record<string, string> = {}) => {
+        const { session, stream } = await connect(path, extra);
+        const client = RawWebSocket.over(stream);
+        for (const chunk of bytes) client.send(chunk);
+        const close = RawWebSocket.closeOf(await client.frame());
+        session.destroy();
+        return close?.code;
+      };
+      expect(await closeOn('/ws/echo?maxPayload=100', [clientFrame(BINARY, Buffer.alloc(101)).subarray(0, 4)])).toBe(1009);
+      const fragments = Array.from({ length: 9 }, (_, i) => clientFrame(i === 0 ? 0x01 : i === 8 ? 0x80 : 0x00, 'x'));
+      expect(await closeOn('/ws/echo?maxFragments=8', fragments)).toBe(1008);
+      const bomb = zlib.deflateRawSync(Buffer.alloc(50 * 1024 * 1024), { finishFlush: zlib.constants.Z_SYNC_FLUSH }).subarray(0, -4);
+      const offer = { 'sec-websocket-extensions': 'permessage-deflate; client_max_window_bits' };
+      expect(await closeOn('/ws/echo?deflate&maxPayload=100000', [clientFrame(0xc2, bomb)], offer)).toBe(1009);
+    });
+
+    it('reads a frame split into one DATA frame per byte', async () => {
+      const { session, stream } = await connect('/ws/echo');
+      const client = RawWebSocket.over(stream);
+      for (const byte of clientFrame(BINARY, 'one byte per DATA frame')) {
+        client.send(Buffer.from([byte]));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect((await client.frame())?.payload.toString()).toBe('one byte per DATA frame');
+      session.destroy();
+    });
+
+    it('stops granting window to a client that does not read its echoes (bounded memory)', async () => {
+      const { session, stream } = await connect('/ws/echo');
+      stream.pause();
+      const frame = clientFrame(BINARY, Buffer.alloc(64 * 1024, 1));
+      const total = 512 * frame.length;
+      for (let i = 0; i < 512; i++) stream.write(frame);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // The stream's and the connection's windows close: most of the 32 MiB stays on the client.
+      expect(stream.writableLength).toBeGreaterThan(total / 2);
+      session.destroy();
+    });
+
+    it('pings a silent client after idleTimeout and resets the stream when the ping goes unanswered', async () => {
+      const { session, stream } = await connect('/ws/echo?idle=0.3');
+      const client = RawWebSocket.over(stream);
+      expect((await client.frame(5000))?.opcode).toBe(9);
+      await once(stream, 'close');
+      expect(stream.rstCode).toBe(http2.constants.NGHTTP2_CANCEL);
+      session.destroy();
+    });
+
     it('serves hono’s helper through the same GET route', async () => {
       const { session, stream, headers } = await connect('/ws/hono/echo');
       expect(headers[':status']).toBe(200);
