@@ -218,6 +218,8 @@ class ConnTransport implements SocketTransport {
   private writeClosed = false;
   private ended = false;
   private closed = false;
+  /** The timer that closes the connection after `end()` (`linger`), cleared when it closes first. */
+  private lingerTimer: ReturnType<typeof setTimeout> | undefined;
   private paused = false;
   private wake: (() => void) | null = null;
 
@@ -272,7 +274,7 @@ class ConnTransport implements SocketTransport {
   }
   /** Closes LINGER_MS after the FIN went out (all queued bytes written), as the Node adapter does. */
   private linger(endedAt: number): void {
-    setTimeout(() => {
+    this.lingerTimer = setTimeout(() => {
       if (this.closed) return;
       if (!this.writeClosed && Date.now() - endedAt < FLUSH_LIMIT_MS) return this.linger(endedAt);
       this.destroy();
@@ -281,6 +283,8 @@ class ConnTransport implements SocketTransport {
   destroy(): void {
     if (this.closed) return;
     this.closed = true;
+    // Not held LINGER_MS more: V8 would move the closed connection to the old generation.
+    clearTimeout(this.lingerTimer);
     this.queue = [];
     try {
       this.conn.close();

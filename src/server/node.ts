@@ -46,7 +46,9 @@ const JOINED_BYTES = 1024;
 
 /** The connection a socket's events go to, kept on the socket: one set of listeners serves every socket. */
 const CONNECTION = Symbol('wirespeed.connection');
-type ServedSocket = net.Socket & { [CONNECTION]: TransportEvents };
+/** The timer that closes an ended socket (`linger`), cleared when the socket closes first. */
+const LINGER = Symbol('wirespeed.linger');
+type ServedSocket = net.Socket & { [CONNECTION]: TransportEvents; [LINGER]?: NodeJS.Timeout };
 
 class NodeTransport implements SocketTransport {
   constructor(
@@ -158,7 +160,7 @@ class NodeTransport implements SocketTransport {
  * sendTimeout has not cut it already.
  */
 function linger(socket: net.Socket, endedAt: number): void {
-  setTimeout(() => {
+  (socket as ServedSocket)[LINGER] = setTimeout(() => {
     if (socket.destroyed) return;
     if (!socket.writableFinished && Date.now() - endedAt < FLUSH_LIMIT_MS) return linger(socket, endedAt);
     socket.destroy();
@@ -180,11 +182,14 @@ function onSocketError(this: ServedSocket): void {
   this.destroy();
 }
 function onSocketClose(this: ServedSocket): void {
+  // The timer would hold the closed connection for LINGER_MS: long enough for V8 to move it to
+  // the old generation, where a client that closes each connection made collection a third of
+  // the server's time (docs/architecture.md).
+  clearTimeout(this[LINGER]);
   this[CONNECTION].onClose();
 }
 
 function attach(core: ServerCore, socket: net.Socket, encrypted: boolean): void {
-  socket.setNoDelay(true);
   // The core sets the transport's events (socket[CONNECTION]) to the connection it makes.
   if (!core.accept(new NodeTransport(socket, encrypted))) return;
   socket.on('data', onSocketData);
@@ -214,13 +219,14 @@ class NodeServer extends ServerBase {
             // (half-open, Node would hold it until handshakeTimeout). HTTPS clients do not
             // half-close (a TLS close is the end), so nothing else changes.
             allowHalfOpen: false,
+            noDelay: true,
             ALPNProtocols: options.http2 ? ['h2', 'http/1.1'] : ['http/1.1'],
             // A stalled handshake is cut like a stalled head (the core's deadlines start after it).
             handshakeTimeout: headTimeout(core.options),
           },
           (socket) => attach(core, socket, true),
         )
-      : net.createServer({ allowHalfOpen: true }, (socket) => attach(core, socket, false));
+      : net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => attach(core, socket, false));
     // Node reports a failed or timed-out handshake here but leaves the raw socket open.
     this.listener.on('tlsClientError', (_error: Error, socket: tls.TLSSocket) => socket.destroy());
     this.ready = new Promise<void>((resolve, reject) => {
