@@ -44,6 +44,12 @@ const GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'>; hello?: bool
   { group: 'hello pipelined x16', spec: { path: '/hello', connections: CONNECTIONS, pipeline: 16 }, hello: true },
   // One client, one request at a time: the latency of a request, not the server's throughput.
   { group: 'hello, 1 connection (sequential)', spec: { path: '/hello', connections: 1, pipeline: 1 }, hello: true },
+  // Clients without keep-alive (health checks, scripts, some proxies): the cost of a connection.
+  {
+    group: 'hello, a new connection per request',
+    spec: { path: '/hello', connections: CONNECTIONS, pipeline: 1, newConnectionEach: true },
+    hello: true,
+  },
 ];
 
 const HONO_GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'> }[] = [

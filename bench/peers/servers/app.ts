@@ -6,6 +6,8 @@ export const JSON_BODY = { message: 'Hello, World!', id: 42, tags: ['a', 'b'] };
 export const KB1 = 'x'.repeat(1024);
 export const KB10 = 'x'.repeat(10 * 1024);
 /** What the raw ceilings (raw-net, raw-deno) answer to every request: the hello, with no HTTP work. */
+/** A request that asks the raw servers to close after their answer (a client without keep-alive). */
+export const RAW_CLOSE_REQUEST = 'Connection: close';
 export const RAW_HELLO_RESPONSE = `HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ${HELLO.length}\r\n\r\n${HELLO}`;
 
 /** The routes as a fetch handler (wirespeed, Deno.serve, hono's node-server). */

@@ -1,5 +1,5 @@
 // Starts one bench server on Deno: `deno run -A deno-servers.js NAME PORT`. Prints "ready".
-import { fetchAppSync, RAW_HELLO_RESPONSE } from './app.js';
+import { fetchAppSync, RAW_CLOSE_REQUEST, RAW_HELLO_RESPONSE } from './app.js';
 
 interface DenoConn {
   read(buffer: Uint8Array): Promise<number | null>;
@@ -33,6 +33,16 @@ function requestStarts(bytes: Uint8Array): number {
   return count;
 }
 
+const CLOSE_REQUEST = new TextEncoder().encode(RAW_CLOSE_REQUEST);
+
+/** Whether a read holds `Connection: close` (then the raw server closes after its answer). */
+function closeAsked(bytes: Uint8Array): boolean {
+  for (let at = bytes.indexOf(CLOSE_REQUEST[0]); at !== -1; at = bytes.indexOf(CLOSE_REQUEST[0], at + 1)) {
+    if (CLOSE_REQUEST.every((byte, i) => bytes[at + i] === byte)) return true;
+  }
+  return false;
+}
+
 /**
  * The socket layer's ceiling on Deno, as raw-net is on Node: a `Deno.listen` loop that answers
  * every request start in a read with the hello bytes, parsing nothing. What any HTTP server
@@ -55,6 +65,7 @@ async function answerRaw(conn: DenoConn): Promise<void> {
       const out = count === 1 ? HELLO_RESPONSE : new Uint8Array(count * HELLO_RESPONSE.length);
       for (let i = 0; count > 1 && i < count; i++) out.set(HELLO_RESPONSE, i * HELLO_RESPONSE.length);
       for (let sent = 0; sent < out.length;) sent += await conn.write(out.subarray(sent));
+      if (count === 1 && closeAsked(buffer.subarray(0, n))) break;
     }
   } catch {
     // the client went away

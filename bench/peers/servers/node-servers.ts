@@ -4,7 +4,7 @@
 import http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
-import { HELLO, JSON_BODY, KB1, KB10, RAW_HELLO_RESPONSE, fetchAppSync } from './app.js';
+import { HELLO, JSON_BODY, KB1, KB10, RAW_CLOSE_REQUEST, RAW_HELLO_RESPONSE, fetchAppSync } from './app.js';
 import { encodeFrame } from '../../../src/websocket/frame.js';
 import { acceptValue } from '../../../src/websocket/handshake.js';
 
@@ -142,7 +142,8 @@ async function start(): Promise<void> {
           // One fixed response per request start in the chunk (pipelined requests come together).
           let count = 0;
           for (let at = chunk.indexOf(GET); at !== -1; at = chunk.indexOf(GET, at + 4)) count++;
-          if (count === 1) socket.write(RAW_RESPONSE);
+          if (count === 1 && chunk.includes(RAW_CLOSE_REQUEST)) socket.end(RAW_RESPONSE);
+          else if (count === 1) socket.write(RAW_RESPONSE);
           else if (count > 1) socket.write(Buffer.concat(Array(count).fill(RAW_RESPONSE)));
         });
         socket.on('error', () => socket.destroy());
