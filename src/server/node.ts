@@ -183,8 +183,8 @@ function onSocketError(this: ServedSocket): void {
 }
 function onSocketClose(this: ServedSocket): void {
   // The timer would hold the closed connection for LINGER_MS: long enough for V8 to move it to
-  // the old generation, where a client that closes each connection made collection a third of
-  // the server's time (docs/architecture.md).
+  // the old generation, where a client that closes each connection made collection a quarter of
+  // the server's busy time (docs/architecture.md).
   clearTimeout(this[LINGER]);
   this[CONNECTION].onClose();
 }
