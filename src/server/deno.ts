@@ -266,7 +266,7 @@ class ConnTransport implements SocketTransport {
     this.wake = null;
   }
   end(): void {
-    if (this.ended) return;
+    if (this.ended || this.closed) return;
     this.ended = true;
     this.resume(); // keep reading (and dropping) until the peer closes or the linger ends
     this.linger(Date.now());

@@ -142,7 +142,7 @@ class NodeTransport implements SocketTransport {
   }
   end(): void {
     const socket = this.socket;
-    if (socket.writableEnded) return;
+    if (socket.writableEnded || socket.destroyed) return;
     this.flushText();
     socket.end();
     socket.resume();
