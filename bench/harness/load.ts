@@ -27,6 +27,8 @@ export interface LoadSpec {
   postBody?: string;
   /** Each request on a new connection (`Connection: close`), as a client without keep-alive does. */
   newConnectionEach?: boolean;
+  /** HTTPS (the server serves the bench's self-signed certificate; the client does not check it). */
+  tls?: boolean;
 }
 
 export interface LoadRun {
@@ -294,7 +296,7 @@ export async function runWrk(server: ServerProcess, port: number, spec: LoadSpec
     '--latency',
     ...(spec.newConnectionEach ? ['-H', 'Connection: close'] : []),
     ...(script ? ['-s', script] : []),
-    `http://127.0.0.1:${port}${spec.path}`,
+    `${spec.tls ? 'https' : 'http'}://127.0.0.1:${port}${spec.path}`,
   ]);
   const out = run.out;
   // The percentiles are read from wrk's "Latency Distribution" block only.
@@ -340,7 +342,7 @@ export async function runAutocannon(server: ServerProcess, port: number, spec: L
     String(spec.pipeline),
     ...body,
     ...(spec.newConnectionEach ? ['-H', 'connection=close'] : []),
-    `http://127.0.0.1:${port}${spec.path}`,
+    `${spec.tls ? 'https' : 'http'}://127.0.0.1:${port}${spec.path}`,
   ];
   const run = await runClient(server, argv);
   const r = JSON.parse(run.out) as AutocannonResult;
@@ -365,10 +367,12 @@ export interface H2LoadSpec {
   streams: number;
   /** h2load -n: requests in the run. */
   requests: number;
+  /** Over TLS (ALPN h2) instead of h2c with prior knowledge. */
+  tls?: boolean;
 }
 
 /**
- * One h2load run (h2c with prior knowledge) against a running server. h2load prints no
+ * One h2load run (h2c with prior knowledge, or TLS) against a running server. h2load prints no
  * percentiles, so they come from its per-request log (`--log-file`: start, status, duration µs).
  */
 export async function runH2load(server: ServerProcess, port: number, spec: H2LoadSpec): Promise<LoadRun> {
@@ -383,7 +387,7 @@ export async function runH2load(server: ServerProcess, port: number, spec: H2Loa
     String(spec.streams),
     '--log-file',
     log,
-    `http://127.0.0.1:${port}${spec.path}`,
+    `${spec.tls ? 'https' : 'http'}://127.0.0.1:${port}${spec.path}`,
   ];
   const run = await runClient(server, argv);
   const out = run.out;

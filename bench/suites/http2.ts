@@ -1,4 +1,4 @@
-// Suite `http2`: HTTP/2 servers under h2load (h2c with prior knowledge), one at a time, each in
+// Suite `http2`: HTTP/2 servers under h2load (h2c with prior knowledge, and over TLS), one at a time, each in
 // its own process pinned apart from the client. Peers: Node's http2 server (nghttp2, baseline),
 // Deno.serve; wirespeed on Node and on Deno, with the runtime's Response and with LightResponse.
 // Cases as issue 5 measured them: `-n 50000 -c 10 -m 10` and `-n 50000 -c 1 -m 100`; and one
@@ -23,6 +23,19 @@ function implementations(): ServerImpl[] {
     ...denoServers('deno-serve', 'wirespeed-deno-h2', 'wirespeed-deno-runtime-h2'),
   ];
 }
+
+/** Over TLS (ALPN h2): each runtime's own server beside wirespeed, on the bench's certificate. */
+function tlsImplementations(): ServerImpl[] {
+  return [
+    nodeServer('node-http2-tls', { baseline: true }),
+    nodeServer('wirespeed-node-h2-tls'),
+    ...denoServers('deno-serve-tls', 'wirespeed-deno-h2-tls'),
+  ];
+}
+
+const TLS_GROUPS: { group: string; spec: Omit<H2LoadSpec, 'requests'> }[] = [
+  { group: 'h2 hello over TLS, 10 connections x 10 streams', spec: { path: '/hello', clients: 10, streams: 10, tls: true } },
+];
 
 const GROUPS: { group: string; spec: Omit<H2LoadSpec, 'requests'> }[] = [
   { group: 'h2 hello, 10 connections x 10 streams', spec: { path: '/hello', clients: 10, streams: 10 } },
@@ -100,7 +113,7 @@ function microCases(): BenchCase[] {
 export const http2Suite: Suite = {
   name: 'http2',
   description:
-    'HTTP/2: frame, flow-control and HPACK work per request; servers under h2load, h2c (req/s, latency, server CPU per request, peak RSS)',
+    'HTTP/2: frame, flow-control and HPACK work per request; servers under h2load, h2c and TLS (req/s, latency, server CPU per request, peak RSS)',
   async cases(runtime) {
     const cases = microCases();
     if (runtime !== 'node') return cases;
@@ -110,6 +123,9 @@ export const http2Suite: Suite = {
     }
     for (const { group, spec } of GROUPS) {
       for (const impl of implementations()) cases.push(loadCase('http2', group, impl, (runs) => measure(impl, spec, runs)));
+    }
+    for (const { group, spec } of TLS_GROUPS) {
+      for (const impl of tlsImplementations()) cases.push(loadCase('http2', group, impl, (runs) => measure(impl, spec, runs)));
     }
     return cases;
   },

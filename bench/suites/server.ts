@@ -2,7 +2,7 @@
 // apart from the client. Peers: node:http (baseline), a raw `net` server answering fixed bytes (the
 // socket layer's ceiling; raw-deno is the same on Deno), hono's node-server, fastify, Deno.serve,
 // Bun.serve; wirespeed on Node (defaults, and with Node's own Response) and on Deno (Deno's
-// Response, and LightResponse).
+// Response, and LightResponse). Over TLS: node:https and Deno.serve.
 // The `hono` groups run one hono app (hono-app.ts) on wirespeed and on the servers hono users run
 // it on today: @hono/node-server (the baseline) and Deno.serve.
 import { freePort, loadClient, peakRss, runLoad, ServerProcess, type LoadRun, type LoadSpec } from '../harness/load.js';
@@ -23,6 +23,15 @@ function implementations(): ServerImpl[] {
     ...denoServers('wirespeed-deno', 'wirespeed-deno-runtime', 'deno-serve'),
     ...denoServers('raw-deno').map((impl) => ({ ...impl, helloOnly: true })),
     ...bunServers('bun-serve'),
+  ];
+}
+
+/** The servers of the HTTPS group: wirespeed and each runtime's own server, on the bench's certificate. */
+function tlsImplementations(): ServerImpl[] {
+  return [
+    nodeServer('wirespeed-node-tls'),
+    nodeServer('node-https', { baseline: true }),
+    ...denoServers('wirespeed-deno-tls', 'deno-serve-tls'),
   ];
 }
 
@@ -50,6 +59,11 @@ const GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'>; hello?: bool
     spec: { path: '/hello', connections: CONNECTIONS, pipeline: 1, newConnectionEach: true },
     hello: true,
   },
+];
+
+/** HTTPS, where Node or Deno terminates TLS itself (wrk does not check the certificate). */
+const TLS_GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'> }[] = [
+  { group: 'hello over TLS (HTTPS)', spec: { path: '/hello', connections: CONNECTIONS, pipeline: 1, tls: true } },
 ];
 
 const HONO_GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'> }[] = [
@@ -134,6 +148,7 @@ export const serverSuite: Suite = {
     for (const { group, spec, hello } of GROUPS) {
       for (const impl of implementations()) if (!impl.helloOnly || hello) add(group, impl, spec);
     }
+    for (const { group, spec } of TLS_GROUPS) for (const impl of tlsImplementations()) add(group, impl, spec);
     for (const { group, spec } of HONO_GROUPS) for (const impl of honoImplementations()) add(group, impl, spec);
     return cases;
   },

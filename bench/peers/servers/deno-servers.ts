@@ -1,5 +1,6 @@
 // Starts one bench server on Deno: `deno run -A deno-servers.js NAME PORT`. Prints "ready".
 import { fetchAppSync, RAW_CLOSE_REQUEST, RAW_HELLO_RESPONSE } from './app.js';
+import { BENCH_TLS } from './tls-fixture.js';
 
 interface DenoConn {
   read(buffer: Uint8Array): Promise<number | null>;
@@ -12,7 +13,7 @@ interface DenoServe {
   listen(options: { port: number; hostname: string }): AsyncIterable<DenoConn>;
   upgradeWebSocket(request: Request): { socket: WebSocket; response: Response };
   serve(
-    options: { port: number; hostname: string; onListen: () => void },
+    options: { port: number; hostname: string; onListen: () => void; cert?: string; key?: string },
     handler: (request: Request) => Response | Promise<Response>,
   ): unknown;
 }
@@ -97,6 +98,17 @@ switch (name) {
     await serve({ port, hostname, fetch: fetchAppSync, overrideGlobalObjects: name === 'wirespeed-deno' }).ready;
     break;
   }
+  case 'wirespeed-deno-tls':
+  case 'wirespeed-deno-h2-tls': {
+    // HTTPS; -h2-tls: HTTP/2 by ALPN too.
+    const { serve } = await import('../../../src/server/deno.js');
+    await serve({ port, hostname, tls: BENCH_TLS, http2: name === 'wirespeed-deno-h2-tls', fetch: fetchAppSync }).ready;
+    break;
+  }
+  case 'deno-serve-tls':
+    // HTTP/1.1 and HTTP/2 by ALPN.
+    await new Promise<void>((resolve) => Deno.serve({ port, hostname, onListen: resolve, ...BENCH_TLS }, fetchAppSync));
+    break;
   case 'wirespeed-deno-h2':
   case 'wirespeed-deno-runtime-h2': {
     const { serve } = await import('../../../src/server/deno.js');

@@ -3,8 +3,10 @@
 // it is the ceiling of Node's socket layer, not an HTTP server).
 import http from 'node:http';
 import http2 from 'node:http2';
+import https from 'node:https';
 import net from 'node:net';
 import { HELLO, JSON_BODY, KB1, KB10, RAW_CLOSE_REQUEST, RAW_HELLO_RESPONSE, fetchAppSync } from './app.js';
+import { BENCH_TLS } from './tls-fixture.js';
 import { encodeFrame } from '../../../src/websocket/frame.js';
 import { acceptValue } from '../../../src/websocket/handshake.js';
 
@@ -46,12 +48,48 @@ function webSocketEcho({ socket, response }: { socket: import('../../../src/serv
   return response;
 }
 
+/** The plain handler on node:http (and node:https): app.ts's routes. */
+function nodeHttpApp(req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse): void {
+  if (req.method === 'POST') {
+    const parts: Buffer[] = [];
+    req.on('data', (d: Buffer) => parts.push(d));
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.concat(parts)));
+    return;
+  }
+  const body = nodeBody(req.url);
+  if (!body) return void res.writeHead(404).end('not found');
+  res.writeHead(200, { 'content-type': body[0] }).end(body[1]);
+}
+
+/** The same routes on node:http2's stream API. */
+function nodeHttp2App(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders): void {
+  if (headers[':method'] === 'POST') {
+    const parts: Buffer[] = [];
+    stream.on('data', (d: Buffer) => parts.push(d));
+    stream.on('end', () => {
+      stream.respond({ ':status': 200, 'content-type': 'application/octet-stream' });
+      stream.end(Buffer.concat(parts));
+    });
+    return;
+  }
+  const body = nodeBody(headers[':path']);
+  if (!body) {
+    stream.respond({ ':status': 404 });
+    return void stream.end('not found');
+  }
+  stream.respond({ ':status': 200, 'content-type': body[0] });
+  stream.end(body[1]);
+}
+
 async function start(): Promise<void> {
   switch (name) {
-    case 'wirespeed-node': {
-      // Defaults: LightResponse is installed as the global Response.
+    case 'wirespeed-node':
+    case 'wirespeed-node-tls':
+    case 'wirespeed-node-h2-tls': {
+      // Defaults: LightResponse is installed as the global Response (-tls: HTTPS; -h2-tls: HTTP/2 by ALPN too).
       const { serve } = await import('../../../src/server/node.js');
-      await serve({ port, hostname: host, fetch: fetchAppSync }).ready;
+      const tls = name === 'wirespeed-node' ? undefined : BENCH_TLS;
+      await serve({ port, hostname: host, tls, http2: name === 'wirespeed-node-h2-tls', fetch: fetchAppSync }).ready;
       return;
     }
     case 'wirespeed-node-runtime': {
@@ -81,27 +119,15 @@ async function start(): Promise<void> {
       await serve({ port, hostname: host, http2: true, fetch: fetchAppSync, overrideGlobalObjects: name === 'wirespeed-node-h2' }).ready;
       return;
     }
-    case 'node-http2': {
-      // Node's own HTTP/2 server (nghttp2), with its core stream API: the fastest way to use it.
-      const server = http2.createServer();
-      server.on('stream', (stream, headers) => {
-        if (headers[':method'] === 'POST') {
-          const parts: Buffer[] = [];
-          stream.on('data', (d: Buffer) => parts.push(d));
-          stream.on('end', () => {
-            stream.respond({ ':status': 200, 'content-type': 'application/octet-stream' });
-            stream.end(Buffer.concat(parts));
-          });
-          return;
-        }
-        const body = nodeBody(headers[':path']);
-        if (!body) {
-          stream.respond({ ':status': 404 });
-          return stream.end('not found');
-        }
-        stream.respond({ ':status': 200, 'content-type': body[0] });
-        stream.end(body[1]);
-      });
+    case 'node-http2':
+    case 'node-http2-tls': {
+      // Node's own HTTP/2 server (nghttp2), with its core stream API: the fastest way to use it;
+      // over TLS with HTTP/1.1 beside it, as wirespeed's.
+      // (An HTTP/2 stream also comes as a compatibility 'request': the stream handler answers it.)
+      const http1Only: typeof nodeHttpApp = (req, res) => req.httpVersionMajor === 1 && nodeHttpApp(req, res);
+      const server =
+        name === 'node-http2-tls' ? http2.createSecureServer({ ...BENCH_TLS, allowHTTP1: true }, http1Only) : http2.createServer();
+      server.on('stream', nodeHttp2App);
       await new Promise<void>((resolve) => server.listen(port, host, resolve));
       return;
     }
@@ -120,18 +146,9 @@ async function start(): Promise<void> {
       await new Promise<void>((resolve) => server.listen(port, host, resolve));
       return;
     }
-    case 'node-http': {
-      const server = http.createServer((req, res) => {
-        if (req.method === 'POST') {
-          const parts: Buffer[] = [];
-          req.on('data', (d: Buffer) => parts.push(d));
-          req.on('end', () => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.concat(parts)));
-          return;
-        }
-        const body = nodeBody(req.url);
-        if (!body) return res.writeHead(404).end('not found');
-        res.writeHead(200, { 'content-type': body[0] }).end(body[1]);
-      });
+    case 'node-http':
+    case 'node-https': {
+      const server = name === 'node-https' ? https.createServer(BENCH_TLS, nodeHttpApp) : http.createServer(nodeHttpApp);
       await new Promise<void>((resolve) => server.listen(port, host, resolve));
       return;
     }
