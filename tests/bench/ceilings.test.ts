@@ -56,6 +56,25 @@ describe('the server suite ceilings', () => {
       await server.stop();
     }
   });
+
+  // The "new connection per request" group: a ceiling that kept the connection would be measured
+  // without the accept and close the servers beside it pay for.
+  it.each(ceilings)('%s closes the connection after answering a request with Connection: close', async (_, command) => {
+    const port = await freePort();
+    const server = await ServerProcess.start({ command: command(port), port });
+    try {
+      const closed = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () => socket.write('GET /hello HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'));
+        let text = '';
+        const timer = setTimeout(() => resolve((socket.destroy(), `still open after ${text}`)), 2000);
+        socket.setEncoding('latin1').on('data', (chunk: string) => (text += chunk));
+        socket.on('close', () => resolve((clearTimeout(timer), text))).on('error', reject);
+      });
+      expect(closed).toBe(RESPONSE);
+    } finally {
+      await server.stop();
+    }
+  });
 });
 
 describe('the websocket suite ceiling (raw-ws)', () => {

@@ -2,7 +2,7 @@
 // wrk and under autocannon (the fallback where wrk is missing), GET and POST, pipelined or not.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, runAutocannon, runWrk, ServerProcess, type LoadSpec } from '../../bench/harness/load.js';
+import { freePort, runAutocannon, runH2load, runWrk, ServerProcess, type LoadSpec } from '../../bench/harness/load.js';
 
 const servers = new URL('../../dist/bench/peers/servers/node-servers.js', import.meta.url).pathname;
 let PORT = 0;
@@ -19,6 +19,7 @@ describe('load clients', () => {
     ['GET', { path: '/hello', connections: 8, durationSec: 1, pipeline: 1 }],
     ['GET pipelined x4', { path: '/hello', connections: 8, durationSec: 1, pipeline: 4 }],
     ['POST 1 KB', { path: '/echo', connections: 8, durationSec: 1, pipeline: 1, postBody: 'x'.repeat(1024) }],
+    ['GET, a new connection each', { path: '/hello', connections: 8, durationSec: 1, pipeline: 1, newConnectionEach: true }],
   ];
   it.each(specs)('wrk and autocannon both load the server: %s', async (_, spec) => {
     for (const run of [runWrk, runAutocannon]) {
@@ -30,6 +31,24 @@ describe('load clients', () => {
       expect(r.clientCpuShare, run.name).toBeGreaterThan(0);
       // How close it is to 1 depends on timing (a check for the bench report, not for a test).
       expect(Number.isFinite(r.littleRatio) && r.littleRatio > 0, run.name).toBe(true);
+    }
+  });
+});
+
+describe('load clients over TLS', () => {
+  it('wrk and autocannon both load an HTTPS server (the bench certificate, unchecked), and h2load an HTTP/2 one', async () => {
+    const port = await freePort();
+    const tls = await ServerProcess.start({ command: [process.execPath, servers, 'wirespeed-node-h2-tls', String(port)], port });
+    try {
+      const spec: LoadSpec = { path: '/hello', connections: 8, durationSec: 1, pipeline: 1, tls: true };
+      for (const run of [runWrk, runAutocannon]) {
+        const r = await run(tls, port, spec);
+        expect([r.errors, r.requestsPerSec > 100], run.name).toEqual([0, true]);
+      }
+      const h2 = await runH2load(tls, port, { path: '/hello', clients: 2, streams: 4, requests: 2000, tls: true });
+      expect([h2.errors, h2.requestsPerSec > 100]).toEqual([0, true]);
+    } finally {
+      await tls.stop();
     }
   });
 });
