@@ -49,6 +49,8 @@ const CONNECTION = Symbol('wirespeed.connection');
 /** The timer that closes an ended socket (`linger`), cleared when the socket closes first. */
 const LINGER = Symbol('wirespeed.linger');
 type ServedSocket = net.Socket & { [CONNECTION]: TransportEvents; [LINGER]?: NodeJS.Timeout };
+/** A socket the core may have refused: no connection then. */
+type MaybeServedSocket = Omit<ServedSocket, typeof CONNECTION> & Partial<Pick<ServedSocket, typeof CONNECTION>>;
 
 class NodeTransport implements SocketTransport {
   constructor(
@@ -178,25 +180,28 @@ function onSocketEnd(this: ServedSocket): void {
 function onSocketDrain(this: ServedSocket): void {
   this[CONNECTION].onDrain();
 }
-function onSocketError(this: ServedSocket): void {
+function onSocketError(this: net.Socket): void {
   this.destroy();
 }
-function onSocketClose(this: ServedSocket): void {
+function onSocketClose(this: MaybeServedSocket): void {
   // The timer would hold the closed connection for LINGER_MS: long enough for V8 to move it to
   // the old generation, where a client that closes each connection made collection a quarter of
   // the server's busy time (docs/architecture.md).
   clearTimeout(this[LINGER]);
-  this[CONNECTION].onClose();
+  // (A refused socket has no connection.)
+  this[CONNECTION]?.onClose();
 }
 
 function attach(core: ServerCore, socket: net.Socket, encrypted: boolean): void {
+  // Heard first: a socket the core refuses (over maxConnections, or while closing) is answered
+  // and ended, and can still fail (a client that resets); an 'error' nobody hears ends the process.
+  socket.on('error', onSocketError);
+  socket.on('close', onSocketClose);
   // The core sets the transport's events (socket[CONNECTION]) to the connection it makes.
   if (!core.accept(new NodeTransport(socket, encrypted))) return;
   socket.on('data', onSocketData);
   socket.on('end', onSocketEnd);
   socket.on('drain', onSocketDrain);
-  socket.on('error', onSocketError);
-  socket.on('close', onSocketClose);
 }
 
 class NodeServer extends ServerBase {

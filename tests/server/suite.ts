@@ -1110,6 +1110,33 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       expect(statuses(extra.text)).toEqual([503]);
       expect(extra.closed).toBe(true);
     });
+
+    it('survives connections over maxConnections that reset (a refused socket failing unheard ended the process)', async () => {
+      const held = await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          const socket = net.connect(server.port, '127.0.0.1');
+          await new Promise((resolve) => socket.once('connect', resolve));
+          return socket;
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 50));
+      // Each writes more than the server reads before refusing it, then resets: the refused
+      // socket's read fails with ECONNRESET.
+      for (let i = 0; i < 10; i++) {
+        await new Promise<void>((resolve) => {
+          const socket = net.connect(server.port, '127.0.0.1', () => {
+            socket.write(`${get(server.port, '/hello')}${'x'.repeat(100_000)}`);
+            setTimeout(() => (socket.resetAndDestroy(), resolve()), 5);
+          });
+          socket.on('error', () => resolve());
+        });
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      for (const socket of held) socket.destroy();
+      await new Promise((r) => setTimeout(r, 50));
+      const after = await raw(server.port, [get(server.port, '/hello')]);
+      expect(statuses(after.text)).toEqual([200]);
+    });
   });
 
   describe(`${name}: graceful shutdown`, () => {
