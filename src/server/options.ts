@@ -89,7 +89,8 @@ export interface ServeOptions extends Limits, Timeouts {
   /**
    * Where the server reports errors no response can carry: a handler's error without `onError`,
    * a response body that broke after its head went out, an error of `onError` itself, an internal
-   * HTTP/2 connection error. Default: `console.error(error)`. The library logs nothing else.
+   * HTTP/2 connection error. Default: `console.error(error)`. The library logs nothing else,
+   * but for an error of `logError` itself (then both go to `console.error`).
    */
   logError?: (error: unknown) => void;
   /**
@@ -123,6 +124,21 @@ export interface ResolvedServeOptions {
 /** `logError`'s default. */
 function consoleError(error: unknown): void {
   console.error(error);
+}
+
+/**
+ * The app's `logError`, made safe to call from inside a response: one that throws (a logger
+ * that stringifies a circular error) would cut the connection it was reporting on, for every
+ * request that errs. Its failure goes to the console with the error it was given.
+ */
+function guardedLogger(logError: (error: unknown) => void): (error: unknown) => void {
+  return (error) => {
+    try {
+      logError(error);
+    } catch (broken) {
+      console.error('wirespeed: logError threw', broken, 'while logging', error);
+    }
+  };
 }
 
 function duration(name: string, value: number | undefined, fallback: number): number {
@@ -303,7 +319,7 @@ export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions
     keepAliveTimeout: duration('keepAliveTimeout', options.keepAliveTimeout, 5_000),
     gracefulTimeout: duration('gracefulTimeout', options.gracefulTimeout, 10_000),
     sendTimeout: duration('sendTimeout', options.sendTimeout, 60_000),
-    logError: options.logError ?? consoleError,
+    logError: options.logError ? guardedLogger(options.logError) : consoleError,
   };
 }
 

@@ -182,21 +182,22 @@ export class ServerCore implements ConnectionHost {
     // answer, and no server error happened, so none is logged (a 408 or nothing went out).
     if (!onError && isCancelReason(error, request)) return plainResponse(500);
     if (!onError) return this.internalError(error);
+    // What onError failed with is logged after the error it was given, which is not lost.
     try {
       const result = onError(error, request);
       if (isSendable(result)) return result;
       return Promise.resolve(result).then(
-        (response) => (isSendable(response) ? response : this.internalError(notAResponse(response))),
-        (second: unknown) => this.internalError(second),
+        (response) => (isSendable(response) ? response : this.internalError(error, notAResponse(response, 'onError'))),
+        (second: unknown) => this.internalError(error, second),
       );
     } catch (second) {
-      return this.internalError(second);
+      return this.internalError(error, second);
     }
   }
 
-  /** The 500 for an error no handler turned into a response; the error goes to logError. */
-  internalError(error: unknown): Response {
-    this.options.logError(error);
+  /** The 500 for an error no handler turned into a response; the errors go to logError. */
+  internalError(...errors: unknown[]): Response {
+    for (const error of errors) this.options.logError(error);
     return plainResponse(500);
   }
 
@@ -248,7 +249,7 @@ function isSendable(value: unknown): value is Response {
   return isResponse(value) && value.status !== 0;
 }
 
-function notAResponse(value: unknown): TypeError {
-  if (isResponse(value)) return new TypeError('the handler returned Response.error(), a network error: there is no HTTP response to send');
-  return new TypeError(`the handler returned ${value === null ? 'null' : typeof value}, not a Response`);
+function notAResponse(value: unknown, who = 'the handler'): TypeError {
+  if (isResponse(value)) return new TypeError(`${who} returned Response.error(), a network error: there is no HTTP response to send`);
+  return new TypeError(`${who} returned ${value === null ? 'null' : typeof value}, not a Response`);
 }

@@ -269,6 +269,61 @@ describe('node: logError', () => {
     }
   });
 
+  it("gets both errors when onError fails (throws, rejects, returns no Response), the handler's first", async () => {
+    const failures: Record<string, () => unknown> = {
+      throws: () => {
+        throw new Error('onError failed');
+      },
+      rejects: () => Promise.reject(new Error('onError failed')),
+      undefined: () => undefined,
+    };
+    for (const [how, onError] of Object.entries(failures)) {
+      const logged: string[] = [];
+      const server = serve({
+        logError: (error) => void logged.push((error as Error).message),
+        onError: onError as () => Response,
+        fetch: () => {
+          throw new Error('handler failed');
+        },
+      });
+      await server.ready;
+      try {
+        expect((await fetch(server.url)).status, how).toBe(500);
+        const second = how === 'undefined' ? 'onError returned undefined, not a Response' : 'onError failed';
+        expect(logged, how).toEqual(['handler failed', second]);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  // A logger that throws (one that stringifies a circular error) cut the connection of every
+  // request that erred: the 500 never went out.
+  it('that throws still lets the 500 go out; its error goes to the console with the one it was given', async () => {
+    const original = console.error;
+    const consoleCalls: unknown[][] = [];
+    console.error = (...args: unknown[]) => void consoleCalls.push(args);
+    const server = serve({
+      logError: () => {
+        throw new Error('logger broke');
+      },
+      fetch: () => {
+        throw new Error('handler failed');
+      },
+    });
+    await server.ready;
+    try {
+      for (let i = 0; i < 2; i++) expect((await fetch(server.url)).status).toBe(500);
+      expect(consoleCalls.map(([what, broken, , error]) => [what, (broken as Error).message, (error as Error).message])).toEqual([
+        ['wirespeed: logError threw', 'logger broke', 'handler failed'],
+        ['wirespeed: logError threw', 'logger broke', 'handler failed'],
+      ]);
+    } finally {
+      console.error = original;
+      await server.close();
+    }
+  });
+
   // The server's own cancel reason, come back through the handler's `await request.text()`:
   // logging it told of a server error for every client that left mid-upload or was too slow.
   it("is not told of a request the server cancelled (reset mid-body, timed out), on HTTP/1.1 and HTTP/2; a handler's own error is", async () => {
