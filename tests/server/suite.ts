@@ -1096,15 +1096,21 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       expect(closed).toBe(true);
     });
 
-    it('answers connections over maxConnections with 503', async () => {
+    /** `count` open connections that send nothing, once the server has taken them. */
+    async function holdConnections(port: number, count: number): Promise<net.Socket[]> {
       const held = await Promise.all(
-        Array.from({ length: 4 }, async () => {
-          const socket = net.connect(server.port, '127.0.0.1');
+        Array.from({ length: count }, async () => {
+          const socket = net.connect(port, '127.0.0.1');
           await new Promise((resolve) => socket.once('connect', resolve));
           return socket;
         }),
       );
       await new Promise((r) => setTimeout(r, 50));
+      return held;
+    }
+
+    it('answers connections over maxConnections with 503', async () => {
+      const held = await holdConnections(server.port, 4);
       const extra = await raw(server.port, [get(server.port, '/hello')]);
       for (const socket of held) socket.destroy();
       expect(statuses(extra.text)).toEqual([503]);
@@ -1112,14 +1118,7 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
     });
 
     it('survives connections over maxConnections that reset (a refused socket failing unheard ended the process)', async () => {
-      const held = await Promise.all(
-        Array.from({ length: 4 }, async () => {
-          const socket = net.connect(server.port, '127.0.0.1');
-          await new Promise((resolve) => socket.once('connect', resolve));
-          return socket;
-        }),
-      );
-      await new Promise((r) => setTimeout(r, 50));
+      const held = await holdConnections(server.port, 4);
       // Each writes more than the server reads before refusing it, then resets: the refused
       // socket's read fails with ECONNRESET.
       for (let i = 0; i < 10; i++) {
