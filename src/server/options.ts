@@ -19,7 +19,10 @@ export type RouteHandler = (request: Request, info: RouteInfo) => Response | Pro
 export interface Limits extends Pick<ParserOptions, 'maxHeadBytes' | 'maxHeaders' | 'maxTargetBytes'> {
   /** Largest request body (413 when over). Default 128 MiB (Bun's default). */
   maxBodyBytes?: number;
-  /** Most requests on one connection; the last one is answered with `Connection: close`. Default 0: no limit (Node). */
+  /**
+   * Most requests on one connection; the last one is answered with `Connection: close` (HTTP/2:
+   * comes with a GOAWAY). Default 0: no limit (Node).
+   */
   maxRequestsPerConnection?: number;
   /** Most open connections; more are answered 503 and closed. Default 10,000. */
   maxConnections?: number;

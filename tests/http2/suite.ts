@@ -500,6 +500,25 @@ export function http2Suite(name: string, launch: Launcher): void {
     });
   });
 
+  describe(`${name}: HTTP/2 and maxRequestsPerConnection`, () => {
+    const server = useServer(launch, { http2: true, maxRequestsPerConnection: 3 });
+
+    it('sends GOAWAY (NO_ERROR) with the last request allowed, finishes the streams taken, and closes', async () => {
+      const client = new RawHttp2Client(server.port);
+      client.request(1, 'GET', '/hello');
+      client.request(3, 'GET', '/hello');
+      client.request(5, 'GET', '/slow?ms=200');
+      expect(await client.goaway()).toBe('NO_ERROR');
+      const goaway = client.frames.find((f) => f.type === FrameType.GOAWAY)!;
+      expect(new DataView(goaway.payload.buffer, goaway.payload.byteOffset).getUint32(0)).toBe(5);
+      // A stream above the GOAWAY's last one is not taken (RFC 9113 §6.8); the slow one still ends.
+      client.request(7, 'GET', '/hello');
+      expect(await client.waitClosed()).toBe(true);
+      expect(client.frames.filter((f) => f.type === FrameType.HEADERS).map((f) => f.streamId)).toEqual([1, 3, 5]);
+      expect(client.count(FrameType.DATA, Flag.END_STREAM)).toBe(3);
+    });
+  });
+
   describe(`${name}: HTTP/2 limits`, () => {
     const server = useServer(launch, {
       http2: { maxConcurrentStreams: 2, initialWindowSize: 16_384, settingsTimeout: 400, pingTimeout: 400 },

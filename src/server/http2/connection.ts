@@ -66,6 +66,8 @@ export class Http2Connection implements ServerConnection, RecvHost {
   private goawayLastId = -1;
   /** The peer will open no more streams (GOAWAY, or it ended its side). */
   private peerDone = false;
+  /** Requests taken, for `maxRequestsPerConnection`. */
+  private requests = 0;
   /** A connection error was sent: nothing more is read. */
   private failed = false;
   private readonly controlFrames: RateLimit;
@@ -230,6 +232,11 @@ export class Http2Connection implements ServerConnection, RecvHost {
   }
 
   handle(stream: Http2Stream, request: Request): void {
+    // The last request maxRequestsPerConnection allows comes with a GOAWAY (NO_ERROR), as its
+    // HTTP/1.1 response says `Connection: close`: the client opens its next streams on a new
+    // connection, and the ones taken (WebSockets too) finish first.
+    const max = this.host.options.maxRequestsPerConnection;
+    if (max && ++this.requests >= max && this.goawayLastId < 0) this.goaway('NO_ERROR');
     const response = this.host.respond(request, new ExchangeInfo(this.info, stream, this.host.responseInterrupted));
     if (!(response instanceof Promise)) return this.responder.respond(stream, response);
     response.then(
