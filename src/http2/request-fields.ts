@@ -116,3 +116,31 @@ export function trailerFields(streamId: number, list: FieldList): FieldList {
   }
   return list;
 }
+
+/** `name: value` and CRLF around a field, as HTTP/1.1 writes it. */
+const FIELD_LINE_EXTRA = 4;
+/** The request line's space after the method, ` HTTP/1.1` and CRLF (12); the CRLF that ends the head (2). */
+const REQUEST_LINE_EXTRA = 12 + 2;
+
+// HTTP/1.1's head limits (maxHeadBytes, maxHeaders) hold an HTTP/2 request as HTTP/1.1 would
+// write it: its request line, a Host field made from :authority, its fields (cookie crumbs
+// joined). So the same request is taken or refused on both protocols.
+
+/** The Host that HTTP/1.1 would write for an :authority sent without a host field; null if none. */
+function hostFromAuthority(fields: RequestFields): string | null {
+  return fields.headers.some(([name]) => name === 'host') ? null : fields.authority;
+}
+
+/** The fields of the request's head as HTTP/1.1 would write it. */
+export function http1FieldCount(fields: RequestFields): number {
+  return fields.headers.length + (hostFromAuthority(fields) === null ? 0 : 1);
+}
+
+/** The bytes of the request's head as HTTP/1.1 would write it. */
+export function http1HeadBytes(fields: RequestFields): number {
+  let bytes = fields.method.length + fields.path.length + REQUEST_LINE_EXTRA;
+  for (const [name, value] of fields.headers) bytes += name.length + value.length + FIELD_LINE_EXTRA;
+  const host = hostFromAuthority(fields);
+  if (host !== null) bytes += 'host'.length + host.length + FIELD_LINE_EXTRA;
+  return bytes;
+}

@@ -109,9 +109,13 @@ export interface ServeOptions extends Limits, Timeouts {
   overrideGlobalObjects?: boolean;
 }
 
+/** The parser options a server sets. */
+export type RequestLimits = Required<Pick<ParserOptions, 'maxHeadBytes' | 'maxHeaders' | 'maxTargetBytes' | 'maxBodyBytes'>>;
+
 /** ServeOptions with every default filled in. */
 export interface ResolvedServeOptions {
-  parser: ParserOptions;
+  /** The request limits, filled in: the HTTP/1.1 parser's options, and HTTP/2's requests are held to them too. */
+  parser: RequestLimits;
   /** Null: HTTP/1.1 only. */
   http2: ResolvedHttp2Options | null;
   maxRequestsPerConnection: number;
@@ -305,15 +309,15 @@ export function checkListener(onListening: unknown): void {
 
 /** Fills in the defaults of `options` (checked by checkServeOptions). */
 export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions {
-  const parser: ParserOptions = {
+  // Throws RangeError on a bad limit now, not on the first request.
+  const { maxHeadBytes, maxHeaders, maxTargetBytes, maxBodyBytes } = resolveParserOptions({
     maxHeadBytes: options.maxHeadBytes,
     maxHeaders: options.maxHeaders,
     maxTargetBytes: options.maxTargetBytes,
     maxBodyBytes: options.maxBodyBytes ?? 128 * 1024 * 1024,
-  };
-  resolveParserOptions(parser); // throws RangeError on a bad limit now, not on the first request
+  });
   return {
-    parser,
+    parser: { maxHeadBytes, maxHeaders, maxTargetBytes, maxBodyBytes },
     http2: options.http2 ? resolveHttp2Options(options.http2 === true ? {} : options.http2) : null,
     maxRequestsPerConnection: count('maxRequestsPerConnection', options.maxRequestsPerConnection, 0),
     maxConnections: count('maxConnections', options.maxConnections, 10_000),

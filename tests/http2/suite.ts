@@ -500,6 +500,50 @@ export function http2Suite(name: string, launch: Launcher): void {
     });
   });
 
+  describe(`${name}: HTTP/1.1's head limits on HTTP/2`, () => {
+    const LIMITS = { maxHeadBytes: 2048, maxHeaders: 5, maxTargetBytes: 100 };
+    const server = useServer(launch, { http2: true, ...LIMITS });
+
+    /** The status of a request with these fields over HTTP/1.1 (a raw socket) and over HTTP/2. */
+    async function bothWays(session: http2.ClientHttp2Session, path: string, fields: [string, string][]): Promise<[number, number]> {
+      const head = `GET ${path} HTTP/1.1\r\nhost: a\r\n${fields.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n`;
+      const h1 = await new Promise<number>((resolve, reject) => {
+        const socket = net.connect(server.port, '127.0.0.1', () => socket.end(head));
+        let text = '';
+        socket.setEncoding('latin1').on('data', (chunk: string) => (text += chunk));
+        socket.on('close', () => resolve(Number(text.split(' ')[1]))).on('error', reject);
+      });
+      const h2 = await request(session, { ':method': 'GET', ':path': path, ':authority': 'a', ...Object.fromEntries(fields) });
+      return [h1, h2.status];
+    }
+
+    // Before, HTTP/2 held requests to its own maxHeaderListSize (64 KiB) alone: a request any of
+    // these limits refused on HTTP/1.1 was served over HTTP/2.
+    it('takes and refuses the same requests as HTTP/1.1: head size (431), field count (431), target length (414)', async () => {
+      await withSession(server.url, async (session) => {
+        const sizes: [number, number][] = [];
+        // The head crosses maxHeadBytes within these value lengths.
+        for (let length = 1980; length <= 2010; length++) sizes.push(await bothWays(session, '/hello', [['x-big', 'v'.repeat(length)]]));
+        expect(sizes.filter(([h1, h2]) => h1 !== h2)).toEqual([]);
+        expect(new Set(sizes.map(([h1]) => h1))).toEqual(new Set([200, 431]));
+        const fields = (count: number) => Array.from({ length: count }, (_, i): [string, string] => [`x-${i}`, '1']);
+        // With Host, 5 fields are allowed: 4 more, not 5.
+        expect(await bothWays(session, '/hello', fields(4))).toEqual([200, 200]);
+        expect(await bothWays(session, '/hello', fields(5))).toEqual([431, 431]);
+        expect(await bothWays(session, `/hello?${'q'.repeat(93)}`, [])).toEqual([200, 200]);
+        expect(await bothWays(session, `/hello?${'q'.repeat(94)}`, [])).toEqual([414, 414]);
+      });
+    });
+
+    it('refuses a POST over a limit before its body, which is dropped; the connection serves on', async () => {
+      await withSession(server.url, async (session) => {
+        const refused = await request(session, { ':method': 'POST', ':path': '/echo', 'x-big': 'v'.repeat(3000) }, 'x'.repeat(50_000));
+        expect([refused.status, refused.body.toString()]).toEqual([431, '431 Request Header Fields Too Large (ERR_HEADER_TOO_LARGE)\n']);
+        expect((await request(session, { ':method': 'POST', ':path': '/echo' }, 'after')).body.toString()).toBe('after');
+      });
+    });
+  });
+
   describe(`${name}: HTTP/2 and maxRequestsPerConnection`, () => {
     const server = useServer(launch, { http2: true, maxRequestsPerConnection: 3 });
 

@@ -20,6 +20,7 @@ export const TEXT_LENGTHS = [100, 300, 1000, 5000, 10_240, 17_000];
 export interface TestServerOptions {
   tls?: boolean;
   maxHeadBytes?: number;
+  maxHeaders?: number;
   maxTargetBytes?: number;
   maxBodyBytes?: number;
   maxRequestsPerConnection?: number;

@@ -109,10 +109,7 @@ export class Http2Connection implements ServerConnection, RecvHost {
       this.responder,
       () => this.settings.peer.initialWindowSize,
       options,
-      {
-        encrypted: transport.encrypted,
-        maxBodyBytes: host.options.parser.maxBodyBytes!,
-      },
+      { encrypted: transport.encrypted, ...host.options.parser },
     );
     this.controlFrames = new RateLimit(options.maxControlFramesPerSecond, CONTROL_BURST);
     this.deadlines = new Deadlines(

@@ -10,7 +10,8 @@ import { ReceiveWindow } from '../../http2/flow-control.js';
 import { FrameType, uint32Bytes } from '../../http2/frame/header.js';
 import type { HeaderBlock } from '../../http2/frame/header-block.js';
 import type { ResolvedHttp2Options } from '../../http2/options.js';
-import { requestFields, trailerFields } from '../../http2/request-fields.js';
+import { http1FieldCount, http1HeadBytes, requestFields, trailerFields, type RequestFields } from '../../http2/request-fields.js';
+import { statusForParseError } from '../../http1/status.js';
 import { plainResponse } from '../plain-response.js';
 import { IncomingRequest, asRequest, isValidHost } from '../request.js';
 import type { FrameWriter } from './frame-writer.js';
@@ -41,6 +42,10 @@ export interface RecvLimits {
   /** TLS: requests without :scheme are https. */
   readonly encrypted: boolean;
   readonly maxBodyBytes: number;
+  /** HTTP/1.1's head limits, held to the request as HTTP/1.1 would write it (431, 414). */
+  readonly maxHeadBytes: number;
+  readonly maxHeaders: number;
+  readonly maxTargetBytes: number;
 }
 
 /** The receiving half of an HTTP/2 connection. */
@@ -187,6 +192,10 @@ export class Recv implements StreamHost {
       stream.expectsContinue = fields.headers.some(([name, value]) => name === 'expect' && value.toLowerCase() === '100-continue');
       stream.openBody();
     }
+    // The head limits of HTTP/1.1 hold here too, so no request passes on one protocol that the
+    // other refuses (HTTP/2's own maxHeaderListSize bounds what is decoded at all).
+    const headError = this.headError(fields);
+    if (headError) return this.refuse(stream, headError);
     // A declared length over the limit is refused before the handler runs or a byte is read.
     if (fields.contentLength !== null && fields.contentLength > this.limits.maxBodyBytes) return this.bodyTooLarge(stream);
     if (fields.method === 'CONNECT' && !stream.extendedConnect) {
@@ -223,12 +232,25 @@ export class Recv implements StreamHost {
    * (its window given back), never held.
    */
   private bodyTooLarge(stream: Http2Stream): void {
+    this.refuse(stream, new HttpParseError('ERR_BODY_TOO_LARGE', `the request body is over ${this.limits.maxBodyBytes} bytes`));
+  }
+
+  /** The request over one of HTTP/1.1's head limits, as its parser would refuse it; null within them. */
+  private headError(fields: RequestFields): HttpParseError | null {
+    const { maxTargetBytes, maxHeaders, maxHeadBytes } = this.limits;
+    if (fields.path.length > maxTargetBytes) return new HttpParseError('ERR_URI_TOO_LONG', `the target is over ${maxTargetBytes} bytes`);
+    if (http1FieldCount(fields) > maxHeaders) return new HttpParseError('ERR_TOO_MANY_HEADERS', `more than ${maxHeaders} header fields`);
+    if (http1HeadBytes(fields) > maxHeadBytes) return new HttpParseError('ERR_HEADER_TOO_LARGE', `the head is over ${maxHeadBytes} bytes`);
+    return null;
+  }
+
+  /** A refused request: its read rejects, its status goes out unless a response began (then a reset), and its body is dropped. */
+  private refuse(stream: Http2Stream, error: HttpParseError): void {
     stream.bodyRefused = true;
-    const error = new HttpParseError('ERR_BODY_TOO_LARGE', `the request body is over ${this.limits.maxBodyBytes} bytes`);
     stream.body?.fail(error);
     stream.body?.discard();
     if (stream.responseStarted) return this.streams.reset(stream.id, 'CANCEL');
-    this.responder.respond(stream, plainResponse(413, error.code));
+    this.responder.respond(stream, plainResponse(statusForParseError(error.code), error.code));
   }
 
   private endOfRequest(stream: Http2Stream): void {
