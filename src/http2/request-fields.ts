@@ -144,3 +144,10 @@ export function http1HeadBytes(fields: RequestFields): number {
   if (host !== null) bytes += 'host'.length + host.length + FIELD_LINE_EXTRA;
   return bytes;
 }
+
+/** The bytes of a trailer section as HTTP/1.1 would write it: its fields and the CRLF that ends it. */
+export function http1TrailerBytes(trailers: FieldList): number {
+  let bytes = 2;
+  for (const [name, value] of trailers) bytes += name.length + value.length + FIELD_LINE_EXTRA;
+  return bytes;
+}

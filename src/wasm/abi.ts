@@ -99,6 +99,9 @@ export const Chunked = {
   TRAILERS: 8 + 2 * 64,
 } as const;
 
+/** The most trailer fields a chunked body may end with (http1::chunked::MAX_TRAILERS; more: ERR_TOO_MANY_HEADERS). */
+export const MAX_TRAILERS = 64;
+
 /** Chunked phase: inside chunk data. */
 export const PHASE_DATA = 11;
 /** Chunked phase: at the CR after chunk data. */

@@ -535,6 +535,34 @@ export function http2Suite(name: string, launch: Launcher): void {
       });
     });
 
+    it('holds trailers as HTTP/1.1 does: to maxHeadBytes and 64 fields (431), alike on both protocols', async () => {
+      /** The status of a POST whose chunked (HTTP/1.1) or HTTP/2 body ends with these trailers. */
+      async function bothWays(session: http2.ClientHttp2Session, trailers: [string, string][]): Promise<[number, number]> {
+        const lines = trailers.map(([n, v]) => `${n}: ${v}\r\n`).join('');
+        const h1 = await new Promise<number>((resolve, reject) => {
+          const socket = net.connect(server.port, '127.0.0.1', () =>
+            socket.end(`POST /trailers HTTP/1.1\r\nhost: a\r\ntransfer-encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n${lines}\r\n`),
+          );
+          let text = '';
+          socket.setEncoding('latin1').on('data', (chunk: string) => (text += chunk));
+          socket.on('close', () => resolve(Number(text.split(' ')[1]))).on('error', reject);
+        });
+        const h2 = await request(session, { ':method': 'POST', ':path': '/trailers' }, 'x', Object.fromEntries(trailers));
+        return [h1, h2.status];
+      }
+      await withSession(server.url, async (session) => {
+        const sizes: [number, number][] = [];
+        // The section crosses maxHeadBytes (2048) within these value lengths.
+        for (let length = 2030; length <= 2045; length++) sizes.push(await bothWays(session, [['x-big', 'v'.repeat(length)]]));
+        expect(sizes.filter(([h1, h2]) => h1 !== h2)).toEqual([]);
+        expect(new Set(sizes.map(([h1]) => h1))).toEqual(new Set([200, 431]));
+        const fields = (count: number) => Array.from({ length: count }, (_, i): [string, string] => [`x-${i}`, '1']);
+        expect(await bothWays(session, fields(64))).toEqual([200, 200]);
+        expect(await bothWays(session, fields(65))).toEqual([431, 431]);
+        expect((await request(session, { ':method': 'POST', ':path': '/echo' }, 'after')).body.toString()).toBe('after');
+      });
+    });
+
     it('refuses a POST over a limit before its body, which is dropped; the connection serves on', async () => {
       await withSession(server.url, async (session) => {
         const refused = await request(session, { ':method': 'POST', ':path': '/echo', 'x-big': 'v'.repeat(3000) }, 'x'.repeat(50_000));

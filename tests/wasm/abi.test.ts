@@ -33,6 +33,7 @@ describe('ABI mirror', () => {
     expect(constant(chunked, 'DATA')).toBe(abi.PHASE_DATA);
     expect(constant(chunked, 'DATA_CR')).toBe(abi.PHASE_DATA_CR);
     expect(constant(chunked, 'DONE')).toBe(abi.PHASE_DONE);
+    expect(constant(chunked, 'MAX_TRAILERS')).toBe(abi.MAX_TRAILERS);
   });
 
   it('error codes match wasm/src/http1/error.rs, in order', () => {

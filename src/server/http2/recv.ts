@@ -10,8 +10,16 @@ import { ReceiveWindow } from '../../http2/flow-control.js';
 import { FrameType, uint32Bytes } from '../../http2/frame/header.js';
 import type { HeaderBlock } from '../../http2/frame/header-block.js';
 import type { ResolvedHttp2Options } from '../../http2/options.js';
-import { http1FieldCount, http1HeadBytes, requestFields, trailerFields, type RequestFields } from '../../http2/request-fields.js';
+import {
+  http1FieldCount,
+  http1HeadBytes,
+  http1TrailerBytes,
+  requestFields,
+  trailerFields,
+  type RequestFields,
+} from '../../http2/request-fields.js';
 import { statusForParseError } from '../../http1/status.js';
+import { MAX_TRAILERS } from '../../wasm/abi.js';
 import { plainResponse } from '../plain-response.js';
 import { IncomingRequest, asRequest, isValidHost } from '../request.js';
 import type { FrameWriter } from './frame-writer.js';
@@ -222,7 +230,14 @@ export class Recv implements StreamHost {
   private trailers(stream: Http2Stream, endStream: boolean, list: HeaderList): void {
     // §8.1: trailers end the stream; anything else is a malformed HEADERS.
     if (stream.state.receiveHeaders(endStream) !== 'trailers') return;
-    stream.body?.setTrailers(trailerFields(stream.id, list));
+    const trailers = trailerFields(stream.id, list);
+    // HTTP/1.1's trailer limits hold here too: its chunked decoder's field cap, maxHeadBytes.
+    if (trailers.length > MAX_TRAILERS)
+      return this.refuse(stream, new HttpParseError('ERR_TOO_MANY_HEADERS', `more than ${MAX_TRAILERS} trailer fields`));
+    if (http1TrailerBytes(trailers) > this.limits.maxHeadBytes) {
+      return this.refuse(stream, new HttpParseError('ERR_HEADER_TOO_LARGE', `the trailers are over ${this.limits.maxHeadBytes} bytes`));
+    }
+    stream.body?.setTrailers(trailers);
     this.endOfRequest(stream);
   }
 
