@@ -232,8 +232,9 @@ export class Http2Connection implements ServerConnection, RecvHost {
     // The last request maxRequestsPerConnection allows comes with a GOAWAY (NO_ERROR), as its
     // HTTP/1.1 response says `Connection: close`: the client opens its next streams on a new
     // connection, and the ones taken (WebSockets too) finish first.
+    this.requests++;
     const max = this.host.options.maxRequestsPerConnection;
-    if (max && ++this.requests >= max && this.goawayLastId < 0) this.goaway('NO_ERROR');
+    if (max && this.requests >= max && this.goawayLastId < 0) this.goaway('NO_ERROR');
     const response = this.host.respond(request, new ExchangeInfo(this.info, stream, this.host.responseInterrupted));
     if (!(response instanceof Promise)) return this.responder.respond(stream, response);
     response.then(
