@@ -222,6 +222,11 @@ function openConnections(pid: number): number {
   return count;
 }
 
+/** The URL a load client requests: the spec's path on the server's port, over TLS if it says so. */
+function targetUrl(port: number, spec: { path: string; tls?: boolean }): string {
+  return `${spec.tls ? 'https' : 'http'}://127.0.0.1:${port}${spec.path}`;
+}
+
 /** How often the client's CPU time is read while it runs. */
 const CPU_POLL_MS = 100;
 /** The server's open connections are counted every this many CPU readings (each second). */
@@ -296,7 +301,7 @@ export async function runWrk(server: ServerProcess, port: number, spec: LoadSpec
     '--latency',
     ...(spec.newConnectionEach ? ['-H', 'Connection: close'] : []),
     ...(script ? ['-s', script] : []),
-    `${spec.tls ? 'https' : 'http'}://127.0.0.1:${port}${spec.path}`,
+    targetUrl(port, spec),
   ]);
   const out = run.out;
   // The percentiles are read from wrk's "Latency Distribution" block only.
@@ -342,7 +347,7 @@ export async function runAutocannon(server: ServerProcess, port: number, spec: L
     String(spec.pipeline),
     ...body,
     ...(spec.newConnectionEach ? ['-H', 'connection=close'] : []),
-    `${spec.tls ? 'https' : 'http'}://127.0.0.1:${port}${spec.path}`,
+    targetUrl(port, spec),
   ];
   const run = await runClient(server, argv);
   const r = JSON.parse(run.out) as AutocannonResult;
@@ -387,7 +392,7 @@ export async function runH2load(server: ServerProcess, port: number, spec: H2Loa
     String(spec.streams),
     '--log-file',
     log,
-    `${spec.tls ? 'https' : 'http'}://127.0.0.1:${port}${spec.path}`,
+    targetUrl(port, spec),
   ];
   const run = await runClient(server, argv);
   const out = run.out;

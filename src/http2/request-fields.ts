@@ -119,35 +119,39 @@ export function trailerFields(streamId: number, list: FieldList): FieldList {
 
 /** `name: value` and CRLF around a field, as HTTP/1.1 writes it. */
 const FIELD_LINE_EXTRA = 4;
-/** The request line's space after the method, ` HTTP/1.1` and CRLF (12); the CRLF that ends the head (2). */
-const REQUEST_LINE_EXTRA = 12 + 2;
+/** The CRLF that ends a head or a trailer section. */
+const SECTION_END = 2;
+/** The request line's space after the method, ` HTTP/1.1` and CRLF. */
+const REQUEST_LINE_EXTRA = 12;
 
 // HTTP/1.1's head limits (maxHeadBytes, maxHeaders) hold an HTTP/2 request as HTTP/1.1 would
 // write it: its request line, a Host field made from :authority, its fields (cookie crumbs
 // joined). So the same request is taken or refused on both protocols.
 
-/** The Host that HTTP/1.1 would write for an :authority sent without a host field; null if none. */
-function hostFromAuthority(fields: RequestFields): string | null {
+/** The bytes of `list` as HTTP/1.1 field lines. */
+function fieldLineBytes(list: FieldList): number {
+  let bytes = 0;
+  for (const [name, value] of list) bytes += name.length + value.length + FIELD_LINE_EXTRA;
+  return bytes;
+}
+
+/** The Host that HTTP/1.1 would add for an :authority sent without a host field; null if none. */
+export function addedHost(fields: RequestFields): string | null {
   return fields.headers.some(([name]) => name === 'host') ? null : fields.authority;
 }
 
-/** The fields of the request's head as HTTP/1.1 would write it. */
-export function http1FieldCount(fields: RequestFields): number {
-  return fields.headers.length + (hostFromAuthority(fields) === null ? 0 : 1);
+/** The fields of the request's head as HTTP/1.1 would write it (`host`: from addedHost). */
+export function http1FieldCount(fields: RequestFields, host: string | null): number {
+  return fields.headers.length + (host === null ? 0 : 1);
 }
 
-/** The bytes of the request's head as HTTP/1.1 would write it. */
-export function http1HeadBytes(fields: RequestFields): number {
-  let bytes = fields.method.length + fields.path.length + REQUEST_LINE_EXTRA;
-  for (const [name, value] of fields.headers) bytes += name.length + value.length + FIELD_LINE_EXTRA;
-  const host = hostFromAuthority(fields);
-  if (host !== null) bytes += 'host'.length + host.length + FIELD_LINE_EXTRA;
-  return bytes;
+/** The bytes of the request's head as HTTP/1.1 would write it (`host`: from addedHost). */
+export function http1HeadBytes(fields: RequestFields, host: string | null): number {
+  const hostLine = host === null ? 0 : 'host'.length + host.length + FIELD_LINE_EXTRA;
+  return fields.method.length + fields.path.length + REQUEST_LINE_EXTRA + hostLine + fieldLineBytes(fields.headers) + SECTION_END;
 }
 
-/** The bytes of a trailer section as HTTP/1.1 would write it: its fields and the CRLF that ends it. */
+/** The bytes of a trailer section as HTTP/1.1 would write it. */
 export function http1TrailerBytes(trailers: FieldList): number {
-  let bytes = 2;
-  for (const [name, value] of trailers) bytes += name.length + value.length + FIELD_LINE_EXTRA;
-  return bytes;
+  return fieldLineBytes(trailers) + SECTION_END;
 }

@@ -50,7 +50,7 @@ const CONNECTION = Symbol('wirespeed.connection');
 const LINGER = Symbol('wirespeed.linger');
 type ServedSocket = net.Socket & { [CONNECTION]: TransportEvents; [LINGER]?: NodeJS.Timeout };
 /** A socket the core may have refused: no connection then. */
-type MaybeServedSocket = Omit<ServedSocket, typeof CONNECTION> & Partial<Pick<ServedSocket, typeof CONNECTION>>;
+type MaybeServedSocket = net.Socket & { [CONNECTION]?: TransportEvents; [LINGER]?: NodeJS.Timeout };
 
 class NodeTransport implements SocketTransport {
   constructor(

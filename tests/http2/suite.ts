@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { h2specBin } from '../../scripts/tools.mjs';
 import { Flag, FrameType, uint32Bytes } from '../../src/http2/frame/header.js';
 import { SettingId, settingsPayload } from '../../src/http2/frame/settings.js';
-import { curl, fixture } from '../server/clients.js';
+import { curl, fixture, raw, statuses } from '../server/clients.js';
 import { interruptedName, stats, TEXT_LENGTHS, TEXT_UNITS, useServer, type Launcher } from '../server/suite.js';
 import { RawHttp2Client } from './raw-client.js';
 
@@ -504,15 +504,13 @@ export function http2Suite(name: string, launch: Launcher): void {
     const LIMITS = { maxHeadBytes: 2048, maxHeaders: 5, maxTargetBytes: 100 };
     const server = useServer(launch, { http2: true, ...LIMITS });
 
+    /** The status of the first response to `text` on a raw HTTP/1.1 connection. */
+    const h1Status = async (text: string) => statuses((await raw(server.port, [text], { responses: 1 })).text)[0];
+
     /** The status of a request with these fields over HTTP/1.1 (a raw socket) and over HTTP/2. */
     async function bothWays(session: http2.ClientHttp2Session, path: string, fields: [string, string][]): Promise<[number, number]> {
       const head = `GET ${path} HTTP/1.1\r\nhost: a\r\n${fields.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n`;
-      const h1 = await new Promise<number>((resolve, reject) => {
-        const socket = net.connect(server.port, '127.0.0.1', () => socket.end(head));
-        let text = '';
-        socket.setEncoding('latin1').on('data', (chunk: string) => (text += chunk));
-        socket.on('close', () => resolve(Number(text.split(' ')[1]))).on('error', reject);
-      });
+      const h1 = await h1Status(head);
       const h2 = await request(session, { ':method': 'GET', ':path': path, ':authority': 'a', ...Object.fromEntries(fields) });
       return [h1, h2.status];
     }
@@ -539,14 +537,7 @@ export function http2Suite(name: string, launch: Launcher): void {
       /** The status of a POST whose chunked (HTTP/1.1) or HTTP/2 body ends with these trailers. */
       async function bothWays(session: http2.ClientHttp2Session, trailers: [string, string][]): Promise<[number, number]> {
         const lines = trailers.map(([n, v]) => `${n}: ${v}\r\n`).join('');
-        const h1 = await new Promise<number>((resolve, reject) => {
-          const socket = net.connect(server.port, '127.0.0.1', () =>
-            socket.end(`POST /trailers HTTP/1.1\r\nhost: a\r\ntransfer-encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n${lines}\r\n`),
-          );
-          let text = '';
-          socket.setEncoding('latin1').on('data', (chunk: string) => (text += chunk));
-          socket.on('close', () => resolve(Number(text.split(' ')[1]))).on('error', reject);
-        });
+        const h1 = await h1Status(`POST /trailers HTTP/1.1\r\nhost: a\r\ntransfer-encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n${lines}\r\n`);
         const h2 = await request(session, { ':method': 'POST', ':path': '/trailers' }, 'x', Object.fromEntries(trailers));
         return [h1, h2.status];
       }

@@ -11,6 +11,7 @@ import { FrameType, uint32Bytes } from '../../http2/frame/header.js';
 import type { HeaderBlock } from '../../http2/frame/header-block.js';
 import type { ResolvedHttp2Options } from '../../http2/options.js';
 import {
+  addedHost,
   http1FieldCount,
   http1HeadBytes,
   http1TrailerBytes,
@@ -254,8 +255,11 @@ export class Recv implements StreamHost {
   private headError(fields: RequestFields): HttpParseError | null {
     const { maxTargetBytes, maxHeaders, maxHeadBytes } = this.limits;
     if (fields.path.length > maxTargetBytes) return new HttpParseError('ERR_URI_TOO_LONG', `the target is over ${maxTargetBytes} bytes`);
-    if (http1FieldCount(fields) > maxHeaders) return new HttpParseError('ERR_TOO_MANY_HEADERS', `more than ${maxHeaders} header fields`);
-    if (http1HeadBytes(fields) > maxHeadBytes) return new HttpParseError('ERR_HEADER_TOO_LARGE', `the head is over ${maxHeadBytes} bytes`);
+    const host = addedHost(fields);
+    if (http1FieldCount(fields, host) > maxHeaders)
+      return new HttpParseError('ERR_TOO_MANY_HEADERS', `more than ${maxHeaders} header fields`);
+    if (http1HeadBytes(fields, host) > maxHeadBytes)
+      return new HttpParseError('ERR_HEADER_TOO_LARGE', `the head is over ${maxHeadBytes} bytes`);
     return null;
   }
 
