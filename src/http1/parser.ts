@@ -308,6 +308,10 @@ export abstract class MessageParser<H extends MessageHead> {
       const start = base + spans[i];
       this.emitBody(data, start, start + spans[i + 1]);
     }
+    // The head's field limit holds the trailer section too (the decoder's own cap is MAX_TRAILERS).
+    if (this.phase === PHASE_DONE && trailerWords.length / 4 > o.maxHeaders) {
+      throw new HttpParseError('ERR_TOO_MANY_HEADERS', `more than ${o.maxHeaders} trailer fields`);
+    }
     if (this.phase === PHASE_DONE && this.handler.onTrailers) {
       const trailers: HeaderList = [];
       for (let i = 0; i < trailerWords.length; i += 4) {

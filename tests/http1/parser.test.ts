@@ -783,6 +783,19 @@ describe('limits: accepted at the limit, rejected one past it', () => {
     const input = `POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nT: ${'v'.repeat(200)}\r\n\r\n`;
     expect(errorCode(() => parseRequest(encode(input), { maxHeadBytes: 100 }))).toBe('ERR_HEADER_TOO_LARGE');
   });
+
+  it('a trailer section is bounded by maxHeaders as the head is, however the input is split (and by 64 fields)', () => {
+    const withTrailers = (count: number) =>
+      encode(`POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n${'T: 1\r\n'.repeat(count)}\r\n`);
+    expect(parseRequest(withTrailers(3), { maxHeaders: 3 }).trailers).toHaveLength(3);
+    const over = withTrailers(4);
+    for (let split = 1; split < over.length; split++) {
+      const parser = new RequestParser({ onHead() {} }, { maxHeaders: 3 });
+      expect(errorCode(() => [over.subarray(0, split), over.subarray(split)].forEach((part) => parser.execute(part)))).toBe('ERR_TOO_MANY_HEADERS');
+    }
+    expect(parseRequest(withTrailers(64), { maxHeaders: 200 }).trailers).toHaveLength(64);
+    expect(errorCode(() => parseRequest(withTrailers(65), { maxHeaders: 200 }))).toBe('ERR_TOO_MANY_HEADERS');
+  });
 });
 
 describe('lenient options', () => {

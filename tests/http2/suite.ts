@@ -533,7 +533,7 @@ export function http2Suite(name: string, launch: Launcher): void {
       });
     });
 
-    it('holds trailers as HTTP/1.1 does: to maxHeadBytes and 64 fields (431), alike on both protocols', async () => {
+    it('holds trailers to the head limits, maxHeadBytes and maxHeaders (431), alike on both protocols', async () => {
       /** The status of a POST whose chunked (HTTP/1.1) or HTTP/2 body ends with these trailers. */
       async function bothWays(session: http2.ClientHttp2Session, trailers: [string, string][]): Promise<[number, number]> {
         const lines = trailers.map(([n, v]) => `${n}: ${v}\r\n`).join('');
@@ -548,8 +548,9 @@ export function http2Suite(name: string, launch: Launcher): void {
         expect(sizes.filter(([h1, h2]) => h1 !== h2)).toEqual([]);
         expect(new Set(sizes.map(([h1]) => h1))).toEqual(new Set([200, 431]));
         const fields = (count: number) => Array.from({ length: count }, (_, i): [string, string] => [`x-${i}`, '1']);
-        expect(await bothWays(session, fields(64))).toEqual([200, 200]);
-        expect(await bothWays(session, fields(65))).toEqual([431, 431]);
+        // Before, trailers were held to 64 fields whatever maxHeaders said, on both protocols.
+        expect(await bothWays(session, fields(5))).toEqual([200, 200]);
+        expect(await bothWays(session, fields(6))).toEqual([431, 431]);
         expect((await request(session, { ':method': 'POST', ':path': '/echo' }, 'after')).body.toString()).toBe('after');
       });
     });

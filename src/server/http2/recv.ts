@@ -232,9 +232,11 @@ export class Recv implements StreamHost {
     // §8.1: trailers end the stream; anything else is a malformed HEADERS.
     if (stream.state.receiveHeaders(endStream) !== 'trailers') return;
     const trailers = trailerFields(stream.id, list);
-    // HTTP/1.1's trailer limits hold here too: its chunked decoder's field cap, maxHeadBytes.
-    if (trailers.length > MAX_TRAILERS)
-      return this.refuse(stream, new HttpParseError('ERR_TOO_MANY_HEADERS', `more than ${MAX_TRAILERS} trailer fields`));
+    // HTTP/1.1's trailer limits hold here too: maxHeaders within its chunked decoder's field cap,
+    // and maxHeadBytes.
+    const maxTrailers = Math.min(this.limits.maxHeaders, MAX_TRAILERS);
+    if (trailers.length > maxTrailers)
+      return this.refuse(stream, new HttpParseError('ERR_TOO_MANY_HEADERS', `more than ${maxTrailers} trailer fields`));
     if (http1TrailerBytes(trailers) > this.limits.maxHeadBytes) {
       return this.refuse(stream, new HttpParseError('ERR_HEADER_TOO_LARGE', `the trailers are over ${this.limits.maxHeadBytes} bytes`));
     }
