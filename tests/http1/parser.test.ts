@@ -791,7 +791,9 @@ describe('limits: accepted at the limit, rejected one past it', () => {
     const over = withTrailers(4);
     for (let split = 1; split < over.length; split++) {
       const parser = new RequestParser({ onHead() {} }, { maxHeaders: 3 });
-      expect(errorCode(() => [over.subarray(0, split), over.subarray(split)].forEach((part) => parser.execute(part)))).toBe('ERR_TOO_MANY_HEADERS');
+      expect(errorCode(() => [over.subarray(0, split), over.subarray(split)].forEach((part) => parser.execute(part)))).toBe(
+        'ERR_TOO_MANY_HEADERS',
+      );
     }
     expect(parseRequest(withTrailers(64), { maxHeaders: 200 }).trailers).toHaveLength(64);
     expect(errorCode(() => parseRequest(withTrailers(65), { maxHeaders: 200 }))).toBe('ERR_TOO_MANY_HEADERS');
