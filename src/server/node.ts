@@ -10,6 +10,7 @@ import { checkListener, checkServeOptions, ServerBase, type ListeningInfo, type 
 import { installGlobalObjects } from './global-request.js';
 import { useLightHeaders } from './light-headers.js';
 import { ServerCore } from './server-core.js';
+import { answerPrimary, ClusterServer } from './node-cluster.js';
 import { FLUSH_LIMIT_MS, headTimeout, LINGER_MS, type SocketTransport, type TransportEvents } from './connection.js';
 
 export type { ConnectionInfo } from './connection.js';
@@ -26,8 +27,10 @@ export { WebSocketHandshakeError } from '../websocket/handshake.js';
 export interface NodeServeOptions extends ServeOptions {
   /**
    * Serve from this many processes through `node:cluster` (they share the port). The primary only
-   * supervises: it re-forks a worker that dies, and `close()` closes every worker gracefully. Each
-   * worker runs your entry script again, so call `serve()` at its top level. Default 1: no cluster.
+   * supervises: it forks another for a worker that dies (logged; later and later while they die
+   * before listening), `ready` rejects if a worker cannot start, and `close()` closes every worker
+   * gracefully. Each worker runs your entry script again, so call `serve()` at its top level.
+   * Default 1: no cluster.
    */
   workers?: number;
 }
@@ -35,7 +38,6 @@ export interface NodeServeOptions extends ServeOptions {
 /** The options only this adapter takes. */
 const NODE_OPTIONS = ['workers'];
 
-const CLOSE_MESSAGE = 'wirespeed:close';
 /** The most text held back while corked. */
 const TEXT_BATCH_BYTES = 16 * 1024;
 /**
@@ -264,58 +266,6 @@ class NodeServer extends ServerBase {
   }
 }
 
-/** The cluster primary: forks the workers, re-forks the ones that die, closes them all on close(). */
-class ClusterServer extends ServerBase {
-  readonly ready: Promise<void>;
-  private listeningPort = 0;
-  private listeningNow = false;
-  private stopping = false;
-
-  constructor(options: NodeServeOptions) {
-    super(options);
-    const count = options.workers!;
-    const listening: Promise<number>[] = [];
-    for (let i = 0; i < count; i++) listening.push(this.fork());
-    this.ready = Promise.all(listening).then((ports) => {
-      this.listeningPort = ports[0];
-      this.listeningNow = true;
-    });
-    this.closeOnAbort();
-  }
-
-  private fork(): Promise<number> {
-    const worker = cluster.fork();
-    worker.on('exit', () => {
-      if (!this.stopping) void this.fork();
-    });
-    return new Promise((resolve, reject) => {
-      // A Unix socket's address has no port.
-      worker.once('listening', (address) => resolve(address.port ?? 0));
-      worker.once('exit', (code) => reject(new Error(`a cluster worker exited with code ${code} before listening`)));
-    });
-  }
-
-  protected listening(): boolean {
-    return this.listeningNow;
-  }
-
-  protected boundPort(): number {
-    return this.listeningPort;
-  }
-
-  protected async stop(): Promise<void> {
-    this.stopping = true;
-    this.listeningNow = false;
-    const exits = Object.values(cluster.workers ?? {}).map((worker) => {
-      if (!worker || worker.isDead()) return Promise.resolve();
-      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-      worker.send(CLOSE_MESSAGE);
-      return exited;
-    });
-    await Promise.all(exits);
-  }
-}
-
 /**
  * Serves `options.fetch` (and `options.routes`) over HTTP/1.1, and HTTP/2 with `http2: true`, on Node.
  * `onListening` is called once listening, as @hono/node-server's second argument is (with
@@ -330,17 +280,13 @@ export function serve(options: NodeServeOptions, onListening?: (info: ListeningI
   useLightHeaders();
   if (options.overrideGlobalObjects !== false) installGlobalObjects();
   if (workers > 1 && cluster.isPrimary) {
-    const primary = new ClusterServer(options);
+    const primary = new ClusterServer(options, workers);
     if (onListening) primary.whenListening(onListening);
     return primary;
   }
   const server = new NodeServer(options);
   if (onListening && workers === 1) server.whenListening(onListening);
-  if (cluster.isWorker) {
-    // The primary asks for a graceful close; the worker exits once its connections are done.
-    process.on('message', (message) => {
-      if (message === CLOSE_MESSAGE) void server.close().then(() => process.exit(0));
-    });
-  }
+  // A worker of the cluster above (not of one the app runs itself, which has its own protocol).
+  if (workers > 1 && cluster.isWorker) answerPrimary(server);
   return server;
 }

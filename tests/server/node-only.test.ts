@@ -1,6 +1,6 @@
 // What only the Node adapter has (node:cluster), and a bounded wrk run against it.
 import { execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Agent, fetch, Response as UndiciResponse } from 'undici';
 import { describe, expect, it } from 'vitest';
@@ -60,6 +60,89 @@ describe('node: cluster workers', () => {
     expect((await lines.next()).value).toBe('closed');
     expect(existsSync(path)).toBe(false);
     child.kill();
+  });
+});
+
+describe('node: cluster supervision', () => {
+  const script = new URL('./cluster-server.mjs', import.meta.url).pathname;
+
+  /** The cluster script run with `env`: its stdout lines, its stderr so far, and its exit. */
+  function startCluster(env: Record<string, string>) {
+    const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    return { child, lines: createInterface({ input: child.stdout! })[Symbol.asyncIterator](), stderr: () => stderr, exited };
+  }
+
+  /** The pid of the worker that answers a request on a new connection. */
+  async function workerPid(url: string): Promise<number> {
+    const agent = new Agent({ pipelining: 0 });
+    try {
+      return Number(await (await fetch(url, { dispatcher: agent })).text());
+    } finally {
+      await agent.close();
+    }
+  }
+
+  it('forks another worker for one that dies, says so through logError, and serves on', async () => {
+    const { child, lines, stderr, exited } = startCluster({});
+    const url = (await lines.next()).value as string;
+    const killed = await workerPid(url);
+    process.kill(killed, 'SIGKILL');
+    const pids = new Set<number>();
+    for (let i = 0; i < 100 && pids.size < 2; i++) {
+      const pid = await workerPid(url);
+      if (pid !== killed) pids.add(pid);
+      if (pids.size < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(pids.size).toBe(2);
+    expect(stderr()).toContain(`a cluster worker (pid ${killed}) exited (SIGKILL); forking another now`);
+    child.stdin!.write('close\n');
+    expect((await lines.next()).value).toBe('closed');
+    expect(await exited).toBe(0);
+  });
+
+  // Before, each worker that died before listening was forked again at once, and the second such
+  // death ended the primary with an unhandled rejection: the whole cluster stopped serving.
+  it('forks a worker that keeps dying before it listens again after growing delays, while the others serve; close() ends it', async () => {
+    const flag = `${socketPath()}.broken`;
+    const { child, lines, stderr, exited } = startCluster({ BROKEN_FLAG: flag });
+    const url = (await lines.next()).value as string;
+    const killed = await workerPid(url);
+    writeFileSync(flag, '');
+    try {
+      process.kill(killed, 'SIGKILL');
+      // 100 + 200 + 400 + 800 ms: four more deaths at most in these 1.6 s (forked at once, dozens).
+      await new Promise((resolve) => setTimeout(resolve, 1600));
+      const deaths = stderr().match(/exited \(code 1\) before listening; forking another in \d+ ms/g) ?? [];
+      expect(deaths.length).toBeGreaterThanOrEqual(2);
+      expect(deaths.length).toBeLessThanOrEqual(5);
+      expect(deaths.slice(0, 3).map((line) => Number(/in (\d+) ms/.exec(line)![1]))).toEqual([100, 200, 400]);
+      const survivor = await workerPid(url);
+      expect(survivor).not.toBe(killed);
+    } finally {
+      rmSync(flag, { force: true });
+    }
+    child.stdin!.write('close\n');
+    expect((await lines.next()).value).toBe('closed');
+    expect(await exited).toBe(0);
+  });
+
+  // Before, `ready` rejected with "exited with code 1", and the primary went on forking workers
+  // that failed the same way until an unhandled rejection ended it.
+  it('rejects ready with why a worker could not listen, and leaves nothing running', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as net.AddressInfo).port;
+    try {
+      const { lines, exited } = startCluster({ PORT: String(port) });
+      expect((await lines.next()).value).toBe(`failed: a cluster worker could not listen: bind EADDRINUSE 127.0.0.1:${port}`);
+      // The primary ends by itself: no worker or timer is left to hold it.
+      expect(await exited).toBe(0);
+    } finally {
+      taken.close();
+    }
   });
 });
 
