@@ -54,6 +54,12 @@ function denoNativeRoute(request: Request): Response {
   return response;
 }
 
+/** Sends 64 KiB every 10 ms while the socket is open, as a feed that does not look at bufferedAmount. */
+function push(socket: { readonly readyState: number; send(data: Uint8Array): void }): void {
+  const chunk = new Uint8Array(64 * 1024);
+  const timer = setInterval(() => (socket.readyState === 1 ? socket.send(chunk) : clearInterval(timer)), 10);
+}
+
 export async function webSocketRoute(request: Request, url: URL, info: ConnectionInfo): Promise<Response> {
   const q = url.searchParams;
   const id = q.get('id') ?? '';
@@ -85,6 +91,7 @@ export async function webSocketRoute(request: Request, url: URL, info: Connectio
         if (data === 'throw') throw new Error('onmessage threw');
         if (data === 'url') return socket.send(socket.url);
         if (data === 'remote-port') return socket.send(String(info.remotePort));
+        if (data === 'push') return push(socket);
         socket.send(data);
       };
       socket.onerror = (event) => record(id, `error ${(event as Event & { error?: { code?: string } }).error?.code ?? ''}`);

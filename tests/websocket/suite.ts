@@ -417,6 +417,57 @@ export function webSocketSuite(name: string, launch: Launcher) {
     });
   });
 
+  describe(`WebSocket on ${name}: a client that does not read (sendTimeout)`, () => {
+    const SEND_TIMEOUT = 1000;
+    const server = useServer(launch, { sendTimeout: SEND_TIMEOUT });
+    const h2 = useServer(launch, { http2: true, sendTimeout: SEND_TIMEOUT });
+    const cutEvents = ['open ', 'error ERR_WS_SEND_TIMEOUT', 'close 1006 false ERR_WS_SEND_TIMEOUT'];
+
+    // Before, a client that read nothing while the app went on sending (a feed) was held with all
+    // it was sent: reading stops then, so only twice idleTimeout (4 min) cut it, or never with
+    // idleTimeout 0; 74 MB were queued for one such client after 12 s.
+    it('cuts a client that takes none of what the app sends for sendTimeout: its socket gets error, then close 1006', async () => {
+      const id = nextId();
+      const client = await RawWebSocket.open(server.port, `/ws/echo?id=${id}&idle=0`);
+      client.send(clientFrame(TEXT, 'push'));
+      client.socket.pause();
+      await new Promise((resolve) => setTimeout(resolve, 2.5 * SEND_TIMEOUT));
+      expect(await events(server.url, id, 3)).toEqual(cutEvents);
+      client.destroy();
+    });
+
+    it('keeps a client that takes what it is sent, however often it pauses for less than sendTimeout', async () => {
+      const id = nextId();
+      const client = await RawWebSocket.open(server.port, `/ws/echo?id=${id}&idle=0`);
+      client.send(clientFrame(TEXT, 'push'));
+      let taken = 0;
+      client.socket.on('data', (chunk: Buffer) => (taken += chunk.length));
+      // Paused 0.7 of sendTimeout at a time, 3 sendTimeouts in all: the queue stays full throughout.
+      for (let i = 0; i < 4; i++) {
+        client.socket.pause();
+        await new Promise((resolve) => setTimeout(resolve, 0.7 * SEND_TIMEOUT));
+        client.socket.resume();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(taken).toBeGreaterThan(1024 * 1024);
+      expect(await events(server.url, id, 1)).toEqual(['open ']);
+      client.destroy();
+    });
+
+    it('resets the stream of an HTTP/2 client that takes none of what the app sends for sendTimeout (CANCEL)', async () => {
+      const id = nextId();
+      const session = http2.connect(`http://127.0.0.1:${h2.port}`);
+      const { stream } = await extendedConnect(session, h2.port, `/ws/echo?id=${id}&idle=0`);
+      stream.write(clientFrame(TEXT, 'push'));
+      stream.pause();
+      await new Promise((resolve) => setTimeout(resolve, 2.5 * SEND_TIMEOUT));
+      expect(await events(h2.url, id, 3)).toEqual(cutEvents);
+      if (!stream.closed) await once(stream, 'close');
+      expect(stream.rstCode).toBe(http2.constants.NGHTTP2_CANCEL);
+      session.destroy();
+    });
+  });
+
   describe(`WebSocket on ${name}: permessage-deflate (RFC 7692)`, () => {
     const server = useServer(launch);
     const OFFER = 'Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n';

@@ -16,6 +16,7 @@ import type { ResolvedHttp2Options } from '../../http2/options.js';
 import { RateLimit } from '../../http2/rate-limit.js';
 import { DEFAULT_HEADER_TABLE_SIZE } from '../../http2/settings.js';
 import { connectionInfo, type ConnectionHost, type ConnectionInfo, type ServerConnection, type Transport } from '../connection.js';
+import type { ResolvedServeOptions } from '../options.js';
 import { plainResponse } from '../plain-response.js';
 import { ExchangeInfo } from '../request-info.js';
 import { Deadlines } from './deadlines.js';
@@ -267,6 +268,10 @@ export class Http2Connection implements ServerConnection, RecvHost {
 
   get webSocketDeflate() {
     return this.host.webSocketDeflate;
+  }
+
+  get serveOptions(): ResolvedServeOptions {
+    return this.host.options;
   }
 
   internalError(error: unknown): Response {

@@ -13,6 +13,7 @@ import { trailersOf } from '../trailers.js';
 import { now } from '../clock.js';
 import { encodeOut } from '../../out-bytes.js';
 import type { Transport } from '../connection.js';
+import type { ResolvedServeOptions } from '../options.js';
 import { STREAM_HIGH_WATER_MARK, type Send } from './send.js';
 import type { Http2Stream } from './stream.js';
 import type { StreamTable } from './streams.js';
@@ -29,6 +30,8 @@ export interface ResponderHost {
   internalError(error: unknown): Response;
   /** WebSocket compression from the adapter, or null. */
   readonly webSocketDeflate: DeflateCodec | null;
+  /** The server's options (a WebSocket's sendTimeout). */
+  readonly serveOptions: ResolvedServeOptions;
 }
 
 /** Sends handlers' Responses on HTTP/2 streams. */
@@ -119,7 +122,11 @@ export class Responder {
     this.send.headers(stream, fields, false);
     stream.responseSent();
     const transport = new StreamTransport(stream, this.send, this.streams, this.host.transport);
-    const host = { reportError: (error: unknown, request: Request | null) => this.host.reportError(error, request), connectionClosed() {} };
+    const host = {
+      reportError: (error: unknown, request: Request | null) => this.host.reportError(error, request),
+      connectionClosed() {},
+      options: this.host.serveOptions,
+    };
     const deflate = upgrade.deflate && codec ? { codec, params: upgrade.deflate } : null;
     const connection = new WebSocketConnection(transport, host, upgrade.socket, upgrade.options, deflate);
     connection.start();

@@ -13,9 +13,15 @@ import { OPT_RSV1 } from '../../wasm/abi.js';
 import { encodeOut } from '../../out-bytes.js';
 import type { ConnectionHost, ServerConnection, Transport } from '../connection.js';
 
-/** What a WebSocket connection needs from where it runs (the server core, or an HTTP/2 connection). */
-export type WebSocketHost = Pick<ConnectionHost, 'reportError' | 'connectionClosed'>;
+import { StallClock } from '../stall-clock.js';
+import type { ResolvedServeOptions } from '../options.js';
 import { socketControl, type ServerWebSocket, type SocketLink } from './socket.js';
+
+/** What a WebSocket connection needs from where it runs (the server core, or an HTTP/2 connection). */
+export interface WebSocketHost extends Pick<ConnectionHost, 'reportError' | 'connectionClosed'> {
+  /** The server's options: `sendTimeout` holds a WebSocket as it holds a response. */
+  readonly options: Pick<ResolvedServeOptions, 'sendTimeout'>;
+}
 
 /**
  * After our Close frame, how long the client has to answer with its own before the connection is
@@ -33,6 +39,12 @@ export interface ResolvedWebSocketOptions {
   /** Milliseconds without a frame from the client before it is pinged, and again before it is cut; 0: never. */
   readonly idleTimeout: number;
 }
+
+/**
+ * What the client must take of what it was sent to show it reads (sendTimeout): a frame's worth, as
+ * on HTTP/2, so a client that takes a few bytes a minute does not hold its queue for ever.
+ */
+const SEND_PROGRESS_BYTES = 16 * 1024;
 
 const EMPTY = new Uint8Array(0);
 /** No char above 0x7f: the string's chars are its UTF-8 bytes. */
@@ -58,6 +70,14 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
   private lastReceived = Date.now();
   private heard = false;
   private pingSentAt = 0;
+  /**
+   * Bytes handed to the transport, and how many of them it had sent at the last sweep: what the
+   * client takes is progress even while the queue stays full (the app may keep filling it).
+   */
+  private written = 0;
+  private sentAtSweep = 0;
+  /** How long the client has taken none of what it is sent (sendTimeout). */
+  private readonly sendStall = new StallClock();
 
   constructor(
     private readonly transport: Transport,
@@ -130,6 +150,17 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
       if (now > this.closeSentAt + CLOSE_TIMEOUT_MS) this.transport.destroy();
       return;
     }
+    // A slow read: a client that takes none of what it is sent while the app goes on sending
+    // would hold all of it in memory (reading stops then, so the idle ping catches it only after
+    // twice idleTimeout, or never with idleTimeout 0).
+    const sent = this.written - this.transport.bufferedAmount;
+    this.sendStall.sent(Math.max(0, sent - this.sentAtSweep), SEND_PROGRESS_BYTES);
+    this.sentAtSweep = sent;
+    const sendTimeout = this.host.options.sendTimeout;
+    if (this.sendStall.expired(this.transport.needsDrain, now, sendTimeout)) {
+      const message = `the client took none of what it was sent for ${sendTimeout} ms (sendTimeout)`;
+      return this.cut(new WebSocketError('ERR_WS_SEND_TIMEOUT', message, CloseCode.ABNORMAL));
+    }
     const idle = this.options.idleTimeout;
     if (!idle) return;
     if (this.heard) {
@@ -144,7 +175,7 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
       if (now > this.pingSentAt + idle) this.transport.destroy();
     } else if (now > this.lastReceived + idle) {
       this.pingSentAt = now;
-      this.transport.write(encodeFrame(Opcode.PING, EMPTY));
+      this.write(encodeFrame(Opcode.PING, EMPTY));
     }
   }
 
@@ -171,7 +202,7 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
 
   ping(payload: Uint8Array): void {
     // §5.5.2: a Pong with the Ping's payload, unless we are closing.
-    if (!this.closeSentAt) this.transport.write(encodeFrame(Opcode.PONG, payload));
+    if (!this.closeSentAt) this.write(encodeFrame(Opcode.PONG, payload));
   }
 
   pong(): void {
@@ -195,10 +226,10 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
     if (deflate && payload.length >= COMPRESS_THRESHOLD) {
       // RFC 7692 §6: RSV1 on the (only) frame marks the message compressed.
       const compressed = deflate.codec.deflate(payload, deflate.params.serverWindowBits);
-      this.transport.write(encodeFrame(opcode, compressed, { compressed: true }, this.transport));
+      this.write(encodeFrame(opcode, compressed, { compressed: true }, this.transport));
       return;
     }
-    this.transport.write(encodeFrame(opcode, payload, undefined, this.transport));
+    this.write(encodeFrame(opcode, payload, undefined, this.transport));
   }
 
   sendText(text: string): void {
@@ -206,7 +237,7 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
     // ASCII text is its own UTF-8: the frame goes out as a string, with no encoding step and no
     // buffer made for it (unless it is to be compressed).
     if ((!this.deflate || text.length < COMPRESS_THRESHOLD) && !NOT_ASCII.test(text)) {
-      this.transport.write(frameHeaderText(Opcode.TEXT, text.length) + text);
+      this.write(frameHeaderText(Opcode.TEXT, text.length) + text);
       return;
     }
     // Into the shared pool: the frame (or the deflated payload) is made from it at once.
@@ -228,9 +259,22 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
 
   // ---- internals ----
 
+  /** Hands a frame to the transport, counted (a string is latin1: one byte a char). */
+  private write(frame: Uint8Array | string): void {
+    this.written += frame.length;
+    this.transport.write(frame);
+  }
+
+  /** Ends a connection that can take no Close frame: the handler's socket gets `error`, then `close` (1006, the error's code). */
+  private cut(failure: WebSocketError): void {
+    this.failure = failure;
+    socketControl.error(this.socket, failure);
+    this.transport.destroy();
+  }
+
   private sendClose(code: number | undefined, reason: string): void {
     this.closeSentAt = Date.now();
-    this.transport.write(encodeFrame(Opcode.CLOSE, closePayload(code, reason)));
+    this.write(encodeFrame(Opcode.CLOSE, closePayload(code, reason)));
   }
 
   /** Fails the connection (§7.1.7): a Close frame with the error's code, then the end. */
