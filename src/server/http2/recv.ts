@@ -153,6 +153,8 @@ export class Recv implements StreamHost {
   /** `n` bytes of the stream's body were consumed (or dropped): WINDOW_UPDATE when enough are due. */
   release(stream: Http2Stream, n: number): void {
     this.releaseConnection(n);
+    // A refused body gets no more of the stream's window: its client sends what is in flight, then must stop.
+    if (stream.bodyRefused) return;
     const state = stream.state.state;
     if (state !== 'open' && state !== 'half-closed (local)') return;
     const increment = stream.receiveWindow.release(n);

@@ -19,6 +19,15 @@ export interface StreamEvents {
 /** Closed streams remembered so late frames on them get the answer §5.1 asks for. */
 const CLOSED_STREAMS_KEPT = 256;
 
+/**
+ * How long a client whose body was refused (413, 431) has to stop sending on its own, once the
+ * response is out, before RST_STREAM NO_ERROR asks it to. It can send no more than its stream
+ * window meanwhile (a refused body gets no WINDOW_UPDATE). Reset with the response, curl 7.88
+ * (Debian 12's) read the two in one read as a failed stream: exit 92, the 413 never shown; a
+ * second later the client has read the response (and curl has stopped and ended the stream).
+ */
+const REFUSED_BODY_GRACE_MS = 1_000;
+
 /** The streams of one HTTP/2 connection and how they end. */
 export class StreamTable {
   private readonly open = new Map<number, Http2Stream>();
@@ -61,7 +70,7 @@ export class StreamTable {
     stream.responseSent();
     stream.wakeWriters();
     if (stream.state.state === 'closed') return this.close(stream);
-    // §8.1: a body refused for its size: with the response complete, ask the client to stop sending it.
+    // §8.1: a refused body: with the response complete, the client is asked to stop sending it (after a grace).
     if (stream.bodyRefused) return this.refuseRest(stream);
     // Answered before the request ended (§8.1): the rest of it goes on to a handler reading it
     // whole, or is read and dropped; either way the stream closes when the client ends it.
@@ -99,7 +108,10 @@ export class StreamTable {
   }
 
   private refuseRest(stream: Http2Stream): void {
-    this.resetOutsideFrames(stream.id, 'NO_ERROR');
+    const timer = setTimeout(() => {
+      if (this.open.get(stream.id) === stream) this.resetOutsideFrames(stream.id, 'NO_ERROR');
+    }, REFUSED_BODY_GRACE_MS);
+    (timer as { unref?: () => void }).unref?.();
   }
 
   /** A reset decided outside the frame loop (a response ending, a timer): over the reset limit, the connection fails. */
