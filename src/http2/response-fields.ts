@@ -1,7 +1,16 @@
 // A response's fields as an HTTP/2 header list (RFC 9113 §8.3.2, §8.2): `:status` first, names in
-// lowercase, no connection-specific fields (§8.2.2), Content-Length from the body when it is known,
+// lowercase, no connection-specific fields nor TE (§8.2.2), Content-Length from the body when it is known,
 // and a Date as the HTTP/1.1 writer adds one.
 import { checkField, CONNECTION_SPECIFIC, httpDate, type HeaderList } from '../fields.js';
+
+/**
+ * Not sent in a response either: TE is a request's field, and §8.2.2 lets it into HTTP/2 only as
+ * `trailers` (nghttp2 clients, Node's among them, fail a response with any other value).
+ */
+const REQUEST_ONLY = 'te';
+
+/** Whether a response field `name` (lowercase) stays off the HTTP/2 wire. */
+const dropped = (name: string) => CONNECTION_SPECIFIC.has(name) || name === REQUEST_ONLY;
 
 const STATUS_TEXT: string[] = [];
 
@@ -16,7 +25,7 @@ export function responseFields(status: number, headers: Iterable<[string, string
   for (const [rawName, value] of headers) {
     checkField(rawName, value);
     const name = rawName.toLowerCase();
-    if (CONNECTION_SPECIFIC.has(name)) continue;
+    if (dropped(name)) continue;
     if (name === 'content-length' && length !== null) {
       // Kept as the handler wrote it when it is the true length; ours is added otherwise.
       if (/^\d+$/.test(value) && Number(value) === length) length = null;
@@ -36,7 +45,7 @@ export function trailerList(trailers: Iterable<[string, string]>): HeaderList {
   for (const [name, value] of trailers) {
     checkField(name, value, 'trailer');
     const lower = name.toLowerCase();
-    if (!CONNECTION_SPECIFIC.has(lower)) list.push([lower, value]);
+    if (!dropped(lower)) list.push([lower, value]);
   }
   return list;
 }

@@ -102,6 +102,13 @@ export function http2Suite(name: string, launch: Launcher): void {
       expect(res.headers.connection).toBeUndefined();
     });
 
+    // Before, a handler's TE went out, and Node's client (nghttp2) failed the stream (ERR_HTTP2_STREAM_ERROR).
+    it('leaves the fields HTTP/2 forbids in a response (§8.2.2) off the wire: connection-specific ones and TE', async () => {
+      const res = await withSession(server.url, (s) => request(s, get('/hop-fields')));
+      expect([res.status, res.body.toString(), res.headers['x-kept']]).toEqual([200, 'hop', '1']);
+      for (const name of ['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'te']) expect(res.headers[name]).toBeUndefined();
+    });
+
     it('serves HTTP/1.1 on the same port', async () => {
       const res = await fetch(`${server.url}/path?x=1`);
       expect(await res.text()).toBe('GET /path?x=1');

@@ -183,6 +183,18 @@ async function handle(request: Request, info: RequestInfo): Promise<Response> {
     case '/upstream-fields':
       // What a fetch() of a keep-alive upstream carries: fields of that other connection.
       return new Response('proxied', { headers: { connection: 'keep-alive', 'keep-alive': 'timeout=30' } });
+    case '/hop-fields':
+      // Fields of a connection or of a request, set by a handler that copies them blindly.
+      return new Response('hop', {
+        headers: {
+          connection: 'keep-alive',
+          'keep-alive': 'timeout=30',
+          'transfer-encoding': 'chunked',
+          upgrade: 'h2c',
+          te: 'gzip',
+          'x-kept': '1',
+        },
+      });
     case '/close-me':
       // The handler closes the connection the Fetch way: its own Connection field.
       return new Response('bye', { headers: { connection: 'close' } });
