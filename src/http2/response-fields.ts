@@ -15,11 +15,17 @@ const dropped = (name: string) => CONNECTION_SPECIFIC.has(name) || name === REQU
 const STATUS_TEXT: string[] = [];
 
 /**
- * `length`: the body's byte count, or null when it is unknown (a stream). A Content-Length the
- * handler set is kept only for a stream body; the writer checks the stream against it. `now`: the
- * time the Date field tells.
+ * `length`: the body's byte count, null when it is unknown (a stream), or NO_BODY for a status
+ * that never has one (204, 304: no Content-Length goes out, as on HTTP/1.1; nghttp2 clients fail
+ * a 204 that has one). A Content-Length the handler set is kept only for a stream body; the writer
+ * checks the stream against it. `now`: the time the Date field tells.
  */
-export function responseFields(status: number, headers: Iterable<[string, string]>, length: number | null, now = Date.now()): HeaderList {
+export function responseFields(
+  status: number,
+  headers: Iterable<[string, string]>,
+  length: number | null | typeof NO_BODY,
+  now = Date.now(),
+): HeaderList {
   const list: HeaderList = [[':status', (STATUS_TEXT[status] ??= String(status))]];
   let hasDate = false;
   for (const [rawName, value] of headers) {
@@ -35,9 +41,12 @@ export function responseFields(status: number, headers: Iterable<[string, string
     list.push([name, value]);
   }
   if (!hasDate) list.push(['date', httpDate(now)]);
-  if (length !== null) list.push(['content-length', String(length)]);
+  if (typeof length === 'number') list.push(['content-length', String(length)]);
   return list;
 }
+
+/** responseFields' `length` for a status that has no body. */
+export const NO_BODY = 'no body';
 
 /** Trailer fields: regular fields only, lowercase (§8.1). */
 export function trailerList(trailers: Iterable<[string, string]>): HeaderList {

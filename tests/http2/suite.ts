@@ -102,6 +102,17 @@ export function http2Suite(name: string, launch: Launcher): void {
       expect(res.headers.connection).toBeUndefined();
     });
 
+    // Before, HTTP/2 sent it (HTTP/1.1 did not), and Node's client (nghttp2) failed a 204 that had one.
+    it('sends no Content-Length with a 204 or 304, whatever the handler set, as HTTP/1.1 does', async () => {
+      for (const status of [204, 304]) {
+        const res = await withSession(server.url, (s) => request(s, get(`/bodyless?status=${status}&length=5`)));
+        expect([res.status, res.headers['content-length'], res.headers.etag]).toEqual([status, undefined, '"e"']);
+        const h1 = await raw(server.port, [`GET /bodyless?status=${status}&length=5 HTTP/1.1\r\nHost: a\r\n\r\n`], { responses: 1 });
+        expect(h1.text).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+        expect(h1.text).not.toMatch(/content-length/i);
+      }
+    });
+
     // Before, a handler's TE went out, and Node's client (nghttp2) failed the stream (ERR_HTTP2_STREAM_ERROR).
     it('leaves the fields HTTP/2 forbids in a response (§8.2.2) off the wire: connection-specific ones and TE', async () => {
       const res = await withSession(server.url, (s) => request(s, get('/hop-fields')));

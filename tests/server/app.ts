@@ -183,6 +183,9 @@ async function handle(request: Request, info: RequestInfo): Promise<Response> {
     case '/upstream-fields':
       // What a fetch() of a keep-alive upstream carries: fields of that other connection.
       return new Response('proxied', { headers: { connection: 'keep-alive', 'keep-alive': 'timeout=30' } });
+    case '/bodyless':
+      // A status without a body (204, 304) with a Content-Length the handler set anyway.
+      return new Response(null, { status: Number(q.get('status')), headers: { 'content-length': q.get('length') ?? '5', etag: '"e"' } });
     case '/hop-fields':
       // Fields of a connection or of a request, set by a handler that copies them blindly.
       return new Response('hop', {

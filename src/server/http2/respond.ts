@@ -1,7 +1,7 @@
 // A handler's Response sent on an HTTP/2 stream (RFC 9113 §8.1): HEADERS, then DATA as the body
 // comes, then trailers or END_STREAM. What to send is decided by the protocol-neutral step
 // (prepare-response.ts); this only frames it.
-import { responseFields, trailerList } from '../../http2/response-fields.js';
+import { NO_BODY, responseFields, trailerList } from '../../http2/response-fields.js';
 import type { DeflateCodec } from '../../websocket/deflate.js';
 import type { ResponseBody } from '../body-chunks.js';
 import { plainResponse } from '../plain-response.js';
@@ -61,7 +61,7 @@ export class Responder {
         case 'stream':
           return void this.respondStream(stream, prepared, source.body, source.known);
         case 'omitted':
-          fields = responseFields(prepared.status, prepared.headers, null, now());
+          fields = responseFields(prepared.status, prepared.headers, NO_BODY, now());
           break;
         case 'empty':
           fields = responseFields(prepared.status, prepared.headers, source.length, now());
