@@ -17,8 +17,9 @@ const STATUS_TEXT: string[] = [];
 /**
  * `length`: the body's byte count, null when it is unknown (a stream), or NO_BODY for a status
  * that never has one (204, 304: no Content-Length goes out, as on HTTP/1.1; nghttp2 clients fail
- * a 204 that has one). A Content-Length the handler set is kept only for a stream body; the writer
- * checks the stream against it. `now`: the time the Date field tells.
+ * a 204 that has one). A Content-Length the handler set is kept only when it is `length` (a
+ * stream's declared length: the writer checks the stream against it). `now`: the time the Date
+ * field tells.
  */
 export function responseFields(
   status: number,
@@ -28,20 +29,23 @@ export function responseFields(
 ): HeaderList {
   const list: HeaderList = [[':status', (STATUS_TEXT[status] ??= String(status))]];
   let hasDate = false;
+  let hasLength = false;
   for (const [rawName, value] of headers) {
     checkField(rawName, value);
     const name = rawName.toLowerCase();
     if (dropped(name)) continue;
-    if (name === 'content-length' && length !== null) {
-      // Kept as the handler wrote it when it is the true length; ours is added otherwise.
-      if (/^\d+$/.test(value) && Number(value) === length) length = null;
-      else continue;
+    if (name === 'content-length') {
+      // Kept as the handler wrote it when it is the true length, once; ours is added otherwise.
+      // Any other (a second one, '5, 5', 'abc', or one beside a length not known) would make the
+      // client fail the stream (§8.1.1), where HTTP/1.1's writer frames the body its own way.
+      if (hasLength || typeof length !== 'number' || !/^\d+$/.test(value) || Number(value) !== length) continue;
+      hasLength = true;
     }
     if (name === 'date') hasDate = true;
     list.push([name, value]);
   }
   if (!hasDate) list.push(['date', httpDate(now)]);
-  if (typeof length === 'number') list.push(['content-length', String(length)]);
+  if (typeof length === 'number' && !hasLength) list.push(['content-length', String(length)]);
   return list;
 }
 

@@ -113,6 +113,23 @@ export function http2Suite(name: string, launch: Launcher): void {
       }
     });
 
+    // Before, each of these went out as the handler wrote it, and Node's client failed the stream.
+    it("sends a handler's Content-Length only when it is one true length: not twice, nor garbage beside a streamed body", async () => {
+      const cases: [string[], string | undefined][] = [
+        [['5', '5'], '5'],
+        [['5, 5'], undefined],
+        [['abc'], undefined],
+        [['-5'], undefined],
+        [['+5'], undefined],
+        [['005'], '005'],
+      ];
+      for (const [values, expected] of cases) {
+        const path = `/declared-length?${values.map((v) => `value=${encodeURIComponent(v)}`).join('&')}`;
+        const res = await withSession(server.url, (s) => request(s, get(path)));
+        expect([values, res.status, res.body.toString(), res.headers['content-length']]).toEqual([values, 200, 'hello', expected]);
+      }
+    });
+
     // Before, a handler's TE went out, and Node's client (nghttp2) failed the stream (ERR_HTTP2_STREAM_ERROR).
     it('leaves the fields HTTP/2 forbids in a response (§8.2.2) off the wire: connection-specific ones and TE', async () => {
       const res = await withSession(server.url, (s) => request(s, get('/hop-fields')));

@@ -183,6 +183,17 @@ async function handle(request: Request, info: RequestInfo): Promise<Response> {
     case '/upstream-fields':
       // What a fetch() of a keep-alive upstream carries: fields of that other connection.
       return new Response('proxied', { headers: { connection: 'keep-alive', 'keep-alive': 'timeout=30' } });
+    case '/declared-length': {
+      // 'hello', streamed a turn late (its length is not known ahead), under each `value` as a Content-Length.
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          await sleep(10);
+          controller.enqueue(new TextEncoder().encode('hello'));
+          controller.close();
+        },
+      });
+      return new Response(body, { headers: q.getAll('value').map((value): [string, string] => ['content-length', value]) });
+    }
     case '/bodyless':
       // A status without a body (204, 304) with a Content-Length the handler set anyway.
       return new Response(null, { status: Number(q.get('status')), headers: { 'content-length': q.get('length') ?? '5', etag: '"e"' } });
