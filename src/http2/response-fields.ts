@@ -14,6 +14,9 @@ const dropped = (name: string) => CONNECTION_SPECIFIC.has(name) || name === REQU
 
 const STATUS_TEXT: string[] = [];
 
+/** responseFields' `length` for a status that has no body. */
+export const NO_BODY = 'no body';
+
 /**
  * `length`: the body's byte count, null when it is unknown (a stream), or NO_BODY for a status
  * that never has one (204, 304: no Content-Length goes out, as on HTTP/1.1; nghttp2 clients fail
@@ -48,9 +51,6 @@ export function responseFields(
   if (typeof length === 'number' && !hasLength) list.push(['content-length', String(length)]);
   return list;
 }
-
-/** responseFields' `length` for a status that has no body. */
-export const NO_BODY = 'no body';
 
 /** Trailer fields: regular fields only, lowercase (§8.1). */
 export function trailerList(trailers: Iterable<[string, string]>): HeaderList {
