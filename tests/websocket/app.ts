@@ -73,6 +73,7 @@ export async function webSocketRoute(request: Request, url: URL, info: Connectio
           protocol: q.get('protocol') ?? undefined,
           maxPayload: q.has('maxPayload') ? Number(q.get('maxPayload')) : undefined,
           maxFragments: q.has('maxFragments') ? Number(q.get('maxFragments')) : undefined,
+          maxBufferedAmount: q.has('maxBuffered') ? Number(q.get('maxBuffered')) : undefined,
           idleTimeout: q.has('idle') ? Number(q.get('idle')) : undefined,
           compression: q.has('deflate'),
         });

@@ -378,6 +378,9 @@ describe('upgradeWebSocket options', () => {
     ['maxFragments', 1.5],
     ['maxPayload', 0],
     ['idleTimeout', -1],
+    ['maxBufferedAmount', 0],
+    ['maxBufferedAmount', -Infinity],
+    ['maxBufferedAmount', Number.NaN],
   ])('refuses %s = %s (ERR_OPTION_OUT_OF_RANGE, naming it) before looking at the request', (name, value) => {
     expect(() => upgradeWebSocket(new Request('http://localhost/'), { [name]: value })).toThrow(
       expect.objectContaining({ code: 'ERR_OPTION_OUT_OF_RANGE', option: name }),

@@ -422,6 +422,9 @@ export function webSocketSuite(name: string, launch: Launcher) {
     const server = useServer(launch, { sendTimeout: SEND_TIMEOUT });
     const h2 = useServer(launch, { http2: true, sendTimeout: SEND_TIMEOUT });
     const cutEvents = ['open ', 'error ERR_WS_SEND_TIMEOUT', 'close 1006 false ERR_WS_SEND_TIMEOUT'];
+    const bufferFullEvents = ['open ', 'error ERR_WS_SEND_BUFFER_FULL', 'close 1006 false ERR_WS_SEND_BUFFER_FULL'];
+    /** With sendTimeout's default (60 s), which does not come into these tests. */
+    const roomy = useServer(launch);
 
     // Before, a client that read nothing while the app went on sending (a feed) was held with all
     // it was sent: reading stops then, so only twice idleTimeout (4 min) cut it, or never with
@@ -434,6 +437,32 @@ export function webSocketSuite(name: string, launch: Launcher) {
       await new Promise((resolve) => setTimeout(resolve, 2.5 * SEND_TIMEOUT));
       expect(await events(server.url, id, 3)).toEqual(cutEvents);
       client.destroy();
+    });
+
+    // Before, a client that took a little now and then (so sendTimeout did not cut it) was held
+    // with all the app sent it.
+    it('cuts a client more than maxBufferedAmount behind at the next send, before sendTimeout: error, then close 1006', async () => {
+      const id = nextId();
+      const client = await RawWebSocket.open(roomy.port, `/ws/echo?id=${id}&idle=0&maxBuffered=${1024 * 1024}`);
+      client.send(clientFrame(TEXT, 'push'));
+      client.socket.pause();
+      // The kernel's buffers take their part first (each events() call waits up to a second).
+      let seen: string[] = [];
+      for (let i = 0; i < 5 && seen.length < 3; i++) seen = await events(roomy.url, id, 3);
+      expect(seen).toEqual(bufferFullEvents);
+      client.destroy();
+    });
+
+    it('holds an HTTP/2 client to maxBufferedAmount too (its stream is reset, CANCEL)', async () => {
+      const id = nextId();
+      const session = http2.connect(`http://127.0.0.1:${h2.port}`);
+      const { stream } = await extendedConnect(session, h2.port, `/ws/echo?id=${id}&idle=0&maxBuffered=${256 * 1024}`);
+      stream.write(clientFrame(TEXT, 'push'));
+      stream.pause();
+      expect(await events(h2.url, id, 3)).toEqual(bufferFullEvents);
+      if (!stream.closed) await once(stream, 'close');
+      expect(stream.rstCode).toBe(http2.constants.NGHTTP2_CANCEL);
+      session.destroy();
     });
 
     it('keeps a client that takes what it is sent, however often it pauses for less than sendTimeout', async () => {

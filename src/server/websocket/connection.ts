@@ -36,6 +36,8 @@ export interface ResolvedWebSocketOptions {
   readonly maxPayload: number;
   /** The most frames of one message (1008 past it). */
   readonly maxFragments: number;
+  /** The most bytes held unsent when a message is sent (the connection is cut past it); Infinity: no limit. */
+  readonly maxBufferedAmount: number;
   /** Milliseconds without a frame from the client before it is pinged, and again before it is cut; 0: never. */
   readonly idleTimeout: number;
 }
@@ -221,7 +223,7 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
   // ---- SocketLink ----
 
   sendMessage(opcode: number, payload: Uint8Array): void {
-    if (this.closed || this.closeSentAt) return;
+    if (this.closed || this.closeSentAt || this.overBuffered()) return;
     const deflate = this.deflate;
     if (deflate && payload.length >= COMPRESS_THRESHOLD) {
       // RFC 7692 §6: RSV1 on the (only) frame marks the message compressed.
@@ -233,7 +235,7 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
   }
 
   sendText(text: string): void {
-    if (this.closed || this.closeSentAt) return;
+    if (this.closed || this.closeSentAt || this.overBuffered()) return;
     // ASCII text is its own UTF-8: the frame goes out as a string, with no encoding step and no
     // buffer made for it (unless it is to be compressed).
     if ((!this.deflate || text.length < COMPRESS_THRESHOLD) && !NOT_ASCII.test(text)) {
@@ -263,6 +265,23 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
   private write(frame: Uint8Array | string): void {
     this.written += frame.length;
     this.transport.write(frame);
+  }
+
+  /** Whether nothing more may be queued: the connection failed, or the client is over maxBufferedAmount behind (it is cut). */
+  private overBuffered(): boolean {
+    if (this.failure) return true;
+    const held = this.transport.bufferedAmount;
+    const max = this.options.maxBufferedAmount;
+    if (held <= max) return false;
+    const failure = new WebSocketError(
+      'ERR_WS_SEND_BUFFER_FULL',
+      `the client is ${held} bytes behind, over maxBufferedAmount (${max})`,
+      CloseCode.ABNORMAL,
+    );
+    this.failure = failure;
+    // After the app's send() returns, as the standard's events come, not inside it.
+    queueMicrotask(() => this.cut(failure));
+    return true;
   }
 
   /** Ends a connection that can take no Close frame: the handler's socket gets `error`, then `close` (1006, the error's code). */

@@ -37,6 +37,15 @@ export interface WebSocketOptions {
    */
   maxFragments?: number;
   /**
+   * The most bytes the socket may hold unsent (`bufferedAmount`) when a message is sent: a send
+   * over it closes the connection (the socket gets `error` with ERR_WS_SEND_BUFFER_FULL, then
+   * close 1006) instead of queueing for a client that is that far behind, since an app that
+   * sends without looking at `bufferedAmount` would hold everything for a client that reads a
+   * little now and then. A message of any size goes when the socket holds less. Default 16 MiB
+   * (Bun's `backpressureLimit`, which drops the message instead); Infinity turns it off.
+   */
+  maxBufferedAmount?: number;
+  /**
    * permessage-deflate (RFC 7692) when the client offers it: messages of 1 KiB and more are sent
    * compressed, compressed ones are inflated (the inflated size held to maxPayload as it grows).
    * Each message is compressed on its own (no context takeover), so idle connections hold no zlib
@@ -51,6 +60,8 @@ export const DEFAULT_IDLE_TIMEOUT_S = 120;
 export const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 /** maxFragments' default. */
 export const DEFAULT_MAX_FRAGMENTS = 4_096;
+/** maxBufferedAmount's default: 16 MiB. */
+export const DEFAULT_MAX_BUFFERED_AMOUNT = 16 * 1024 * 1024;
 
 /** An accepted handshake, waiting for the handler's response. */
 export interface PendingUpgrade {
@@ -62,11 +73,12 @@ export interface PendingUpgrade {
   readonly deflate: DeflateParams | null;
 }
 
-const OPTIONS = ['protocol', 'idleTimeout', 'maxPayload', 'maxFragments', 'compression'];
+const OPTIONS = ['protocol', 'idleTimeout', 'maxPayload', 'maxFragments', 'maxBufferedAmount', 'compression'];
 /** The last options resolved: every connection upgraded with the same values shares them (one object less per idle socket). */
 let lastResolved: ResolvedWebSocketOptions = Object.freeze({
   maxPayload: DEFAULT_MAX_PAYLOAD,
   maxFragments: DEFAULT_MAX_FRAGMENTS,
+  maxBufferedAmount: DEFAULT_MAX_BUFFERED_AMOUNT,
   idleTimeout: DEFAULT_IDLE_TIMEOUT_S * 1000,
 });
 
@@ -83,9 +95,20 @@ function resolveOptions(options: WebSocketOptions): ResolvedWebSocketOptions {
   const maxFragments = options.maxFragments ?? DEFAULT_MAX_FRAGMENTS;
   if (!Number.isSafeInteger(maxFragments) || maxFragments < 1)
     throw new OptionRangeError('maxFragments', `maxFragments must be a positive integer, got ${String(maxFragments)}`);
+  const maxBufferedAmount = options.maxBufferedAmount ?? DEFAULT_MAX_BUFFERED_AMOUNT;
+  if (maxBufferedAmount !== Infinity && (!Number.isSafeInteger(maxBufferedAmount) || maxBufferedAmount < 1))
+    throw new OptionRangeError(
+      'maxBufferedAmount',
+      `maxBufferedAmount must be a positive integer or Infinity, got ${String(maxBufferedAmount)}`,
+    );
   const last = lastResolved;
-  if (last.maxPayload !== maxPayload || last.maxFragments !== maxFragments || last.idleTimeout !== idle * 1000) {
-    lastResolved = Object.freeze({ maxPayload, maxFragments, idleTimeout: idle * 1000 });
+  if (
+    last.maxPayload !== maxPayload ||
+    last.maxFragments !== maxFragments ||
+    last.maxBufferedAmount !== maxBufferedAmount ||
+    last.idleTimeout !== idle * 1000
+  ) {
+    lastResolved = Object.freeze({ maxPayload, maxFragments, maxBufferedAmount, idleTimeout: idle * 1000 });
   }
   return lastResolved;
 }
