@@ -2,7 +2,8 @@
 // HTTP/2 by ALPN, on both adapters: a page's requests multiplexed on one connection, bodies larger
 // than the flow-control windows both ways, a download cancelled midway, an event stream the
 // browser closes, a multipart upload as the browser encodes it, and a WebSocket over the same
-// HTTP/2 connection (RFC 8441: chromium uses it when the server offers extended CONNECT).
+// HTTP/2 connection (RFC 8441: chromium uses it when the server offers extended CONNECT), and an
+// upload over the body limit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../chromium.js';
@@ -146,6 +147,35 @@ function inChromium(adapter: string, launch: Launcher): void {
         return { overTheSameConnection: replies[0] === port, echoes: replies.slice(1), close: [event.code, event.reason, event.wasClean] };
       });
       expect(result).toEqual({ overTheSameConnection: true, echoes: ['héllo over h2', 100_000], close: [4001, 'done', true] });
+    });
+  });
+
+  describe(`${adapter}: chromium uploading over maxBodyBytes (HTTP/2)`, () => {
+    let server: Launched;
+    let page: Page;
+
+    beforeAll(async () => {
+      server = await launch({ tls: true, http2: true, maxBodyBytes: 1024 * 1024 });
+      page = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
+      await page.goto(`${server.url}/hello`);
+    });
+
+    afterAll(async () => {
+      await page?.context().close();
+      await server?.close();
+    });
+
+    // Chromium hands over a response only once its upload ends: it waits for the reset that
+    // asks it to stop (RST_STREAM NO_ERROR), and the connection goes on after it.
+    it('gets the 413, and the same connection serves on', async () => {
+      const result = await page.evaluate(async (bytes) => {
+        const port = await (await fetch('/remote-port')).text();
+        const refused = await fetch('/echo', { method: 'POST', body: new Uint8Array(bytes) });
+        const text = await refused.text();
+        const after = await (await fetch('/remote-port')).text();
+        return { status: refused.status, text, sameConnection: after === port };
+      }, UPLOAD_BYTES);
+      expect(result).toEqual({ status: 413, text: '413 Content Too Large (ERR_BODY_TOO_LARGE)\n', sameConnection: true });
     });
   });
 }
