@@ -417,7 +417,7 @@ export function webSocketSuite(name: string, launch: Launcher) {
     });
   });
 
-  describe(`WebSocket on ${name}: a client that does not read (sendTimeout)`, () => {
+  describe(`WebSocket on ${name}: a client that does not read (sendTimeout, maxBufferedAmount)`, () => {
     const SEND_TIMEOUT = 1000;
     const server = useServer(launch, { sendTimeout: SEND_TIMEOUT });
     const h2 = useServer(launch, { http2: true, sendTimeout: SEND_TIMEOUT });
@@ -425,13 +425,15 @@ export function webSocketSuite(name: string, launch: Launcher) {
     const bufferFullEvents = ['open ', 'error ERR_WS_SEND_BUFFER_FULL', 'close 1006 false ERR_WS_SEND_BUFFER_FULL'];
     /** With sendTimeout's default (60 s), which does not come into these tests. */
     const roomy = useServer(launch);
+    /** The sendTimeout cases, with no byte limit to reach first. */
+    const feed = 'idle=0&maxBuffered=Infinity';
 
     // Before, a client that read nothing while the app went on sending (a feed) was held with all
     // it was sent: reading stops then, so only twice idleTimeout (4 min) cut it, or never with
     // idleTimeout 0; 74 MB were queued for one such client after 12 s.
     it('cuts a client that takes none of what the app sends for sendTimeout: its socket gets error, then close 1006', async () => {
       const id = nextId();
-      const client = await RawWebSocket.open(server.port, `/ws/echo?id=${id}&idle=0`);
+      const client = await RawWebSocket.open(server.port, `/ws/echo?id=${id}&${feed}`);
       client.send(clientFrame(TEXT, 'push'));
       client.socket.pause();
       await new Promise((resolve) => setTimeout(resolve, 2.5 * SEND_TIMEOUT));
@@ -467,7 +469,7 @@ export function webSocketSuite(name: string, launch: Launcher) {
 
     it('keeps a client that takes what it is sent, however often it pauses for less than sendTimeout', async () => {
       const id = nextId();
-      const client = await RawWebSocket.open(server.port, `/ws/echo?id=${id}&idle=0`);
+      const client = await RawWebSocket.open(server.port, `/ws/echo?id=${id}&${feed}`);
       client.send(clientFrame(TEXT, 'push'));
       let taken = 0;
       client.socket.on('data', (chunk: Buffer) => (taken += chunk.length));
@@ -486,7 +488,7 @@ export function webSocketSuite(name: string, launch: Launcher) {
     it('resets the stream of an HTTP/2 client that takes none of what the app sends for sendTimeout (CANCEL)', async () => {
       const id = nextId();
       const session = http2.connect(`http://127.0.0.1:${h2.port}`);
-      const { stream } = await extendedConnect(session, h2.port, `/ws/echo?id=${id}&idle=0`);
+      const { stream } = await extendedConnect(session, h2.port, `/ws/echo?id=${id}&${feed}`);
       stream.write(clientFrame(TEXT, 'push'));
       stream.pause();
       await new Promise((resolve) => setTimeout(resolve, 2.5 * SEND_TIMEOUT));
