@@ -1,9 +1,9 @@
 // What only the Node adapter has (node:cluster), and a bounded wrk run against it.
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Agent, fetch, Response as UndiciResponse } from 'undici';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
@@ -66,9 +66,18 @@ describe('node: cluster workers', () => {
 describe('node: cluster supervision', () => {
   const script = new URL('./cluster-server.mjs', import.meta.url).pathname;
 
+  /** Primaries a test left running (it failed before closing them); their workers exit with them. */
+  const running = new Set<ChildProcess>();
+  afterEach(() => {
+    for (const child of running) child.kill('SIGKILL');
+    running.clear();
+  });
+
   /** The cluster script run with `env`: its stdout lines, its stderr so far, and its exit. */
   function startCluster(env: Record<string, string>) {
     const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    running.add(child);
+    child.on('exit', () => running.delete(child));
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
