@@ -77,13 +77,11 @@ export class ClusterServer extends ServerBase {
   private exited(worker: Worker, code: number | null, signal: string | null): void {
     // Before `ready` it rejects instead; after close() nothing is forked.
     if (this.stopping || !this.listeningNow) return;
-    this.failedInARow = this.listened.has(worker) ? 0 : this.failedInARow + 1;
-    const delay = this.failedInARow === 0 ? 0 : Math.min(RESPAWN_MIN_MS * 2 ** (this.failedInARow - 1), RESPAWN_MAX_MS);
-    const when = delay === 0 ? 'now' : `in ${delay} ms`;
-    const listened = this.listened.has(worker) ? '' : ' before listening';
-    this.logError(
-      new Error(`a cluster worker (pid ${worker.process.pid}) exited (${exitText(code, signal)})${listened}; forking another ${when}`),
-    );
+    const listened = this.listened.has(worker);
+    this.failedInARow = listened ? 0 : this.failedInARow + 1;
+    const delay = listened ? 0 : Math.min(RESPAWN_MIN_MS * 2 ** (this.failedInARow - 1), RESPAWN_MAX_MS);
+    const how = `exited (${exitText(code, signal)})${listened ? '' : ' before listening'}`;
+    this.logError(new Error(`a cluster worker (pid ${worker.process.pid}) ${how}; forking another ${delay ? `in ${delay} ms` : 'now'}`));
     const respawn = () => {
       this.respawnTimer = undefined;
       // Its failure is logged by `exited`, which forks the next.

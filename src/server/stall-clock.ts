@@ -1,5 +1,15 @@
 // The slow-read clock (`sendTimeout`): how long a response has waited on its client to take
 // bytes without enough going out. Read on the server's sweep: a write only counts its bytes.
+import { DEFAULT_MAX_FRAME_SIZE } from '../http2/frame/header.js';
+
+/**
+ * A frame's worth (HTTP/2's default SETTINGS_MAX_FRAME_SIZE): the least a client must take to
+ * count as taking what it is sent (an HTTP/2 stream's response, a WebSocket's messages), and on
+ * HTTP/2 the least window it opens that counts as reading (maxQueuedBytes). Counting any bytes,
+ * a client that takes a few bytes a minute (a data dribble, CVE-2019-9511) would hold what is
+ * queued for it for ever.
+ */
+export const PROGRESS_BYTES = DEFAULT_MAX_FRAME_SIZE;
 
 /** How long something has stayed stalled, with no progress in between. */
 export class StallClock {

@@ -4,12 +4,13 @@
 import type { HeaderList } from '../../fields.js';
 import type { HpackEncoder } from '../../hpack/encoder.js';
 import { SendWindow } from '../../http2/flow-control.js';
-import { DEFAULT_MAX_FRAME_SIZE, EMPTY, Flag, FrameType } from '../../http2/frame/header.js';
+import { EMPTY, Flag, FrameType } from '../../http2/frame/header.js';
 import { headerBlockPieces } from '../../http2/frame/headers.js';
 import { DEFAULT_INITIAL_WINDOW_SIZE, type Settings } from '../../http2/settings.js';
 import { HIGH_WATER_MARK, type Transport } from '../connection.js';
 import type { FrameWriter } from './frame-writer.js';
 import type { Http2Stream } from './stream.js';
+import { PROGRESS_BYTES } from '../stall-clock.js';
 
 /** Response bytes queued past this make a streaming response wait (its producer is paused). */
 export const STREAM_HIGH_WATER_MARK = HIGH_WATER_MARK;
@@ -31,14 +32,6 @@ export class Outbound {
   endQueued = false;
   trailers: HeaderList | null = null;
 }
-
-/**
- * A frame's worth (the default SETTINGS_MAX_FRAME_SIZE): the least DATA that counts as a client
- * taking a stream's response (sendTimeout), and the least window it opens that counts as reading
- * (maxQueuedBytes). Windows opened a few bytes at a time (a data dribble, CVE-2019-9511) would
- * otherwise hold a stream and its response for ever at a few bytes a minute.
- */
-export const PROGRESS_BYTES = DEFAULT_MAX_FRAME_SIZE;
 
 /** The sending half of an HTTP/2 connection. */
 export class Send {

@@ -12,9 +12,8 @@ import { MessageReader, type MessageSink } from '../../websocket/message-reader.
 import { OPT_RSV1 } from '../../wasm/abi.js';
 import { encodeOut } from '../../out-bytes.js';
 import type { ConnectionHost, ServerConnection, Transport } from '../connection.js';
-
-import { StallClock } from '../stall-clock.js';
 import type { ResolvedServeOptions } from '../options.js';
+import { PROGRESS_BYTES, StallClock } from '../stall-clock.js';
 import { socketControl, type ServerWebSocket, type SocketLink } from './socket.js';
 
 /** What a WebSocket connection needs from where it runs (the server core, or an HTTP/2 connection). */
@@ -41,12 +40,6 @@ export interface ResolvedWebSocketOptions {
   /** Milliseconds without a frame from the client before it is pinged, and again before it is cut; 0: never. */
   readonly idleTimeout: number;
 }
-
-/**
- * What the client must take of what it was sent to show it reads (sendTimeout): a frame's worth, as
- * on HTTP/2, so a client that takes a few bytes a minute does not hold its queue for ever.
- */
-const SEND_PROGRESS_BYTES = 16 * 1024;
 
 const EMPTY = new Uint8Array(0);
 /** No char above 0x7f: the string's chars are its UTF-8 bytes. */
@@ -156,7 +149,7 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
     // would hold all of it in memory (reading stops then, so the idle ping catches it only after
     // twice idleTimeout, or never with idleTimeout 0).
     const sent = this.written - this.transport.bufferedAmount;
-    this.sendStall.sent(Math.max(0, sent - this.sentAtSweep), SEND_PROGRESS_BYTES);
+    this.sendStall.sent(Math.max(0, sent - this.sentAtSweep), PROGRESS_BYTES);
     this.sentAtSweep = sent;
     const sendTimeout = this.host.options.sendTimeout;
     if (this.sendStall.expired(this.transport.needsDrain, now, sendTimeout)) {
@@ -223,7 +216,7 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
   // ---- SocketLink ----
 
   sendMessage(opcode: number, payload: Uint8Array): void {
-    if (this.closed || this.closeSentAt || this.overBuffered()) return;
+    if (this.closed || this.closeSentAt || this.failure || this.overBuffered()) return;
     const deflate = this.deflate;
     if (deflate && payload.length >= COMPRESS_THRESHOLD) {
       // RFC 7692 §6: RSV1 on the (only) frame marks the message compressed.
@@ -235,7 +228,7 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
   }
 
   sendText(text: string): void {
-    if (this.closed || this.closeSentAt || this.overBuffered()) return;
+    if (this.closed || this.closeSentAt || this.failure || this.overBuffered()) return;
     // ASCII text is its own UTF-8: the frame goes out as a string, with no encoding step and no
     // buffer made for it (unless it is to be compressed).
     if ((!this.deflate || text.length < COMPRESS_THRESHOLD) && !NOT_ASCII.test(text)) {
@@ -267,9 +260,8 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
     this.transport.write(frame);
   }
 
-  /** Whether nothing more may be queued: the connection failed, or the client is over maxBufferedAmount behind (it is cut). */
+  /** Whether the client is over maxBufferedAmount behind: then the connection is cut, after this send returns. */
   private overBuffered(): boolean {
-    if (this.failure) return true;
     const held = this.transport.bufferedAmount;
     const max = this.options.maxBufferedAmount;
     if (held <= max) return false;
