@@ -16,6 +16,9 @@ import { concatAll } from '../bytes.js';
 import type { HeaderList } from '../fields.js';
 import { HIGH_WATER_MARK } from './connection.js';
 
+/** A flow with no socket behind it (a body that is over before it begins). */
+const NO_FLOW: BodyFlow = { pause() {}, resume() {}, sendContinue() {} };
+
 /** A request body as it arrives: a stream with backpressure, or collected whole. */
 export class RequestBody {
   /** Created when someone asks for it, so a handler that never reads costs no stream. */
@@ -43,6 +46,13 @@ export class RequestBody {
     expectsContinue: boolean,
   ) {
     this.continueSent = !expectsContinue;
+  }
+
+  /** A body with no bytes that has ended: what a POST that came without one reads. */
+  static empty(): RequestBody {
+    const body = new RequestBody(NO_FLOW, false);
+    body.end();
+    return body;
   }
 
   /** Whether the client waits for 100 Continue that was never sent (its body may never come). */

@@ -6,7 +6,7 @@ import { joinCookieFields, type HeaderList } from '../fields.js';
 import { delegateToNative } from './native-delegate.js';
 import { headersOf } from './light-headers.js';
 import type { Exchange } from './exchange.js';
-import type { RequestBody } from './request-body.js';
+import { RequestBody } from './request-body.js';
 
 /** Where the global Request that serve() installs keeps the runtime's own. */
 export const NATIVE_REQUEST = Symbol.for('wirespeed.NativeRequest');
@@ -141,6 +141,7 @@ export class IncomingRequest {
   #url: string | undefined;
   #headers: Headers | undefined;
   #request: Request | undefined;
+  #emptyBody: RequestBody | undefined;
 
   constructor(head: RequestLine, context: RequestContext) {
     this.#head = head;
@@ -164,11 +165,22 @@ export class IncomingRequest {
   }
 
   get body(): ReadableStream<Uint8Array> | null {
-    return this.#request ? this.#request.body : (this.#context.body?.readable() ?? null);
+    return this.#request ? this.#request.body : (this.#body()?.readable() ?? null);
   }
 
   get bodyUsed(): boolean {
-    return this.#request ? this.#request.bodyUsed : (this.#context.body?.used ?? false);
+    return this.#request ? this.#request.bodyUsed : (this.#body()?.used ?? false);
+  }
+
+  /**
+   * The body as a Request has it. The Fetch standard gives GET and HEAD none: one a client sent
+   * anyway is read off the connection and dropped. Any other method has one, empty when the
+   * client sent none, as node:http (through @hono/node-server) and Deno.serve give it, so
+   * `request.body` says the same on every runtime and matches `text()`.
+   */
+  #body(): RequestBody | null {
+    if (NO_BODY_METHODS.has(this.method)) return null;
+    return this.#context.body ?? (this.#emptyBody ??= RequestBody.empty());
   }
 
   // The body readers take the bytes straight from the connection unless a real Request exists.
@@ -192,9 +204,8 @@ export class IncomingRequest {
   }
 
   #bytes(): Promise<Uint8Array> {
-    const body = this.#context.body;
-    if (!body || NO_BODY_METHODS.has(this.method)) return Promise.resolve(new Uint8Array(0));
-    return body.collect();
+    const body = this.#body();
+    return body ? body.collect() : Promise.resolve(new Uint8Array(0));
   }
 
   /** The URL's path, for routing: taken from the target itself when URL parsing would leave it as it is. */
@@ -210,10 +221,9 @@ export class IncomingRequest {
   /** The real `Request`, made once. */
   toRequest(): Request {
     if (this.#request) return this.#request;
-    const body = this.#context.body;
+    const body = this.#body();
     const init: RequestInit & { duplex?: 'half' } = { method: this.method, headers: this.headers, signal: this.#context.signal() };
-    // The Fetch standard gives GET and HEAD no body; a body a client sent with one is dropped.
-    if (body && !NO_BODY_METHODS.has(this.method)) {
+    if (body) {
       init.body = body.readable();
       init.duplex = 'half';
     }

@@ -234,6 +234,19 @@ export function http2Suite(name: string, launch: Launcher): void {
       expect(later).toMatch(/INTERNAL_ERROR|RST_STREAM|Stream closed with error code/);
     });
 
+    it('gives every method but GET and HEAD a body, empty when none came, and GET none even when one came, as over HTTP/1.1', async () => {
+      const kinds = await withSession(server.url, (s) =>
+        Promise.all([
+          request(s, { ':method': 'POST', ':path': '/body-kind' }),
+          request(s, { ':method': 'DELETE', ':path': '/body-kind' }),
+          request(s, { ':method': 'PUT', ':path': '/body-kind' }, 'hi'),
+          request(s, { ':method': 'GET', ':path': '/body-kind' }),
+          request(s, { ':method': 'GET', ':path': '/body-kind' }, 'hello'),
+        ]),
+      );
+      expect(kinds.map((res) => res.body.toString())).toEqual(['stream of 0', 'stream of 0', 'stream of 2', 'null', 'null']);
+    });
+
     it('answers HEAD with the GET headers and no body', async () => {
       const res = await withSession(server.url, (s) => request(s, { ':method': 'HEAD', ':path': '/hello' }));
       expect(res.status).toBe(200);

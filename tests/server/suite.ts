@@ -752,6 +752,24 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       expect(await (await fetch(`${server.url}/body-kind`)).text()).toBe('null');
     });
 
+    it('gives every method but GET and HEAD a body, empty when none came, and GET none even when one came (node:http, Deno.serve)', async () => {
+      for (const method of ['POST', 'DELETE', 'OPTIONS', 'PURGE']) {
+        const res = await raw(server.port, [`${method} /body-kind HTTP/1.1\r\nHost: a\r\n\r\n`], { responses: 1 });
+        expect(res.text, method).toMatch(/ 200 [\s\S]*stream of 0$/);
+      }
+      // A GET's body is read off the connection and dropped (a Request has none): the next request follows.
+      const get = await raw(
+        server.port,
+        [
+          'GET /body-kind HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello',
+          'GET /body-kind HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n',
+          'PUT /body-kind HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nhi',
+        ],
+        { responses: 3 },
+      );
+      expect(get.text.match(/\r\n\r\n(null|stream of \d+)/g)).toEqual(['\r\n\r\nnull', '\r\n\r\nnull', '\r\n\r\nstream of 2']);
+    });
+
     it('lets a handler make a Request from its request (new Request(request, init)), as from a runtime one', async () => {
       const res = await fetch(`${server.url}/remade-request?x=1`, { method: 'POST', body: 'original' });
       const remade = await res.json();

@@ -90,12 +90,8 @@ class Http1Exchange extends Exchange {
   ) {
     super();
     this.keepAlive = head.keepAlive;
-    // `Content-Length: 0` on a POST is an empty body, not none (as node:http and Deno.serve give it).
-    const hasBody =
-      head.bodyKind === 'chunked' ||
-      head.contentLength > 0 ||
-      (head.contentLength === 0 && head.method !== 'GET' && head.method !== 'HEAD');
-    if (hasBody) this.body = new RequestBody(this, head.expectContinue);
+    // Only bytes to come need a body here; the request gives a POST without any an empty one.
+    if (head.bodyKind === 'chunked' || head.contentLength > 0) this.body = new RequestBody(this, head.expectContinue);
   }
 
   pause(): void {
