@@ -12,9 +12,16 @@ export interface BodyFlow {
   sendContinue(): void;
 }
 
-import { concatAll } from '../bytes.js';
+import { JoinedPieces } from '../bytes.js';
 import type { HeaderList } from '../fields.js';
 import { HIGH_WATER_MARK } from './connection.js';
+
+/**
+ * What a queued piece costs besides its bytes (its typed array and buffer objects, the queue's
+ * entry), counted against the high-water mark: a lagging reader's queue of 1-byte chunks would
+ * hold ~100 bytes of objects per byte, 64K pieces, before the count of bytes alone paused the socket.
+ */
+const PIECE_COST = 256;
 
 /** A flow with no socket behind it (a body that is over before it begins). */
 const NO_FLOW: BodyFlow = { pause() {}, resume() {}, sendContinue() {} };
@@ -25,8 +32,7 @@ export class RequestBody {
   private stream: ReadableStream<Uint8Array> | null = null;
   private controller: ReadableStreamDefaultController<Uint8Array> | null = null;
   /** Pieces that arrived before the stream existed. */
-  private early: Uint8Array[] = [];
-  private earlyBytes = 0;
+  private early = new JoinedPieces();
   private ended = false;
   private failure: Error | null = null;
   /** The consumer cancelled (or the handler answered without reading): drop what comes. */
@@ -91,9 +97,8 @@ export class RequestBody {
   }
 
   private finishCollect(): void {
-    const bytes = concatAll(this.early);
-    this.early = [];
-    this.earlyBytes = 0;
+    const bytes = this.early.join();
+    this.early = new JoinedPieces();
     this.collector!.resolve(bytes);
   }
 
@@ -105,9 +110,8 @@ export class RequestBody {
       {
         start: (controller) => {
           this.controller = controller;
-          for (const chunk of this.early) controller.enqueue(chunk);
-          this.early = [];
-          this.earlyBytes = 0;
+          for (const chunk of this.early.parts) controller.enqueue(chunk);
+          this.early = new JoinedPieces();
           if (this.failure) controller.error(this.failure);
           else if (this.ended) controller.close();
         },
@@ -123,7 +127,7 @@ export class RequestBody {
           this.discard();
         },
       },
-      { highWaterMark: HIGH_WATER_MARK, size: (chunk) => chunk.byteLength },
+      { highWaterMark: HIGH_WATER_MARK, size: (chunk) => chunk.byteLength + PIECE_COST },
     );
     return this.stream;
   }
@@ -137,8 +141,7 @@ export class RequestBody {
       if ((controller.desiredSize ?? 0) <= 0) this.flow.pause();
     } else {
       this.early.push(chunk);
-      this.earlyBytes += chunk.length;
-      if (!this.collector && this.earlyBytes >= HIGH_WATER_MARK) this.flow.pause();
+      if (!this.collector && this.early.bytes >= HIGH_WATER_MARK) this.flow.pause();
     }
   }
 
@@ -209,8 +212,7 @@ export class RequestBody {
   discard(): void {
     if (this.discarding) return;
     this.discarding = true;
-    this.early = [];
-    this.earlyBytes = 0;
+    this.early = new JoinedPieces();
     this.flow.resume();
   }
 }
@@ -218,7 +220,7 @@ export class RequestBody {
 /** Every byte of `stream`, joined. */
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
   const reader = stream.getReader();
-  const parts: Uint8Array[] = [];
-  for (let result = await reader.read(); !result.done; result = await reader.read()) parts.push(result.value);
-  return concatAll(parts);
+  const pieces = new JoinedPieces();
+  for (let result = await reader.read(); !result.done; result = await reader.read()) pieces.push(result.value);
+  return pieces.join();
 }

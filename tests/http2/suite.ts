@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { h2specBin } from '../../scripts/tools.mjs';
-import { Flag, FrameType, uint32Bytes } from '../../src/http2/frame/header.js';
+import { Flag, frame, FrameType, uint32Bytes } from '../../src/http2/frame/header.js';
 import { SettingId, settingsPayload } from '../../src/http2/frame/settings.js';
 import { curl, fixture, raw, statuses } from '../server/clients.js';
 import { interruptedName, stats, TEXT_LENGTHS, TEXT_UNITS, useServer, type Launcher } from '../server/suite.js';
@@ -503,6 +503,27 @@ export function http2Suite(name: string, launch: Launcher): void {
       await client.until(() => client.frames.some((f) => f.type === FrameType.RST_STREAM || f.type === FrameType.GOAWAY));
       const code = client.resets().get(1) ?? (await client.goaway(100));
       expect(code).toBe('FLOW_CONTROL_ERROR');
+    });
+  });
+
+  describe(`${name}: HTTP/2 request bodies in tiny frames`, () => {
+    const window = 4 * 1024 * 1024;
+    const server = useServer(launch, { http2: { initialWindowSize: window, connectionWindowSize: window } });
+
+    it('holds a body sent as 1-byte DATA frames in about its size, not 100x (1 MB in a million frames)', async () => {
+      const client = new RawHttp2Client(server.port);
+      client.request(1, 'POST', '/body-heap');
+      const tiny = frame(FrameType.DATA, 0, 1, new Uint8Array([97]));
+      const batch = Buffer.concat(Array<Uint8Array>(10_000).fill(tiny));
+      for (let i = 0; i < 100; i++) client.write(batch);
+      client.send(FrameType.DATA, Flag.END_STREAM, 1);
+      const ended = () => client.frames.some((f) => f.type === FrameType.DATA && f.streamId === 1 && f.flags & Flag.END_STREAM);
+      expect(await client.until(ended, 20_000)).toBe(true);
+      const body = Buffer.concat(client.frames.filter((f) => f.type === FrameType.DATA && f.streamId === 1).map((f) => f.payload));
+      const result = JSON.parse(body.toString()) as { bytes: number; as: boolean; grewMB: number };
+      client.close();
+      expect([result.bytes, result.as]).toEqual([1_000_000, true]);
+      expect(result.grewMB).toBeLessThan(60);
     });
   });
 

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { concatAll, JoinedPieces } from '../src/bytes.js';
+
+/** A piece of `length` bytes, each its index plus `seed` (so misplaced bytes show). */
+function piece(length: number, seed: number): Uint8Array {
+  return Uint8Array.from({ length }, (_, i) => (i + seed) & 0xff);
+}
+
+/** Byte equality (vitest's deep equality walks a typed array element by element, slowly). */
+function same(a: Uint8Array, b: Uint8Array): boolean {
+  return Buffer.from(a.buffer, a.byteOffset, a.length).equals(Buffer.from(b.buffer, b.byteOffset, b.length));
+}
+
+describe('JoinedPieces', () => {
+  it('keeps a single piece, and large ones, as they are (no copy)', () => {
+    const pieces = new JoinedPieces();
+    const small = piece(10, 1);
+    pieces.push(small);
+    expect(pieces.parts[0]).toBe(small);
+    const large = piece(4096, 2);
+    pieces.push(large);
+    expect(pieces.parts).toHaveLength(2);
+    expect(pieces.parts[1]).toBe(large);
+    expect(same(pieces.join(), concatAll([small, large]))).toBe(true);
+  });
+
+  it('holds a million 1-byte pieces in 16 KiB parts', () => {
+    const pieces = new JoinedPieces();
+    const one = new Uint8Array([97]);
+    for (let i = 0; i < 1_000_000; i++) pieces.push(one);
+    expect(pieces.bytes).toBe(1_000_000);
+    expect(pieces.parts.length).toBe(Math.ceil(1_000_000 / 16_384));
+    expect(pieces.join().every((byte) => byte === 97)).toBe(true);
+  });
+
+  it('keeps every byte in order over random sizes, with parts bounded by the bytes', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff) / 0x80000000;
+    for (let round = 0; round < 50; round++) {
+      const pieces = new JoinedPieces();
+      const sent: Uint8Array[] = [];
+      for (let i = 0; i < 300; i++) {
+        const kind = random();
+        const length = kind < 0.7 ? Math.floor(random() * 8) : kind < 0.9 ? 900 + Math.floor(random() * 300) : 3000;
+        const next = piece(length, i);
+        sent.push(next);
+        pieces.push(next);
+      }
+      expect(same(pieces.join(), concatAll(sent))).toBe(true);
+      expect(pieces.bytes).toBe(sent.reduce((sum, p) => sum + p.length, 0));
+      // A part is a large piece, or a small piece or run that follows a large piece or a full run.
+      const large = sent.filter((p) => p.length >= 1024).length;
+      expect(pieces.parts.length).toBeLessThanOrEqual(2 * large + 1 + Math.ceil(pieces.bytes / 16_384));
+    }
+  });
+
+  it('joins nothing into an empty buffer', () => {
+    expect(new JoinedPieces().join()).toEqual(new Uint8Array(0));
+  });
+});
