@@ -67,6 +67,10 @@ export async function webSocketRoute(request: Request, url: URL, info: Connectio
     case '/ws/stats':
       return Response.json(Object.fromEntries(events));
     case '/ws/echo': {
+      // An upgrade that waits (an auth lookup): what the heap holds of what the client sent meanwhile.
+      const heapBefore = process.memoryUsage().heapUsed;
+      if (q.has('wait')) await new Promise((resolve) => setTimeout(resolve, Number(q.get('wait'))));
+      const heapGrew = process.memoryUsage().heapUsed - heapBefore;
       let upgraded;
       try {
         upgraded = upgradeWebSocket(request, {
@@ -101,6 +105,7 @@ export async function webSocketRoute(request: Request, url: URL, info: Connectio
         record(id, `close ${close.code} ${close.wasClean} ${close.reason}`);
       };
       response.headers.set('set-cookie', 'ws=1');
+      if (q.has('wait')) response.headers.set('x-heap-grew-mb', String(Math.round(heapGrew / 1e6)));
       return response;
     }
     case '/ws/refused': {

@@ -10,6 +10,9 @@ import { WebSocket as UndiciWebSocket } from 'undici';
 import WebSocket from 'ws';
 import { stats as serverStats, TEXT_LENGTHS, TEXT_UNITS, useServer, type Launcher } from '../server/suite.js';
 import { clientFrame, closeFrame, extendedConnect, RawWebSocket } from './raw-client.js';
+import { RawHttp2Client } from '../http2/raw-client.js';
+import { frame, FrameType } from '../../src/http2/frame/header.js';
+import { HpackDecoder } from '../../src/hpack/index.js';
 
 const TEXT = 0x81;
 const BINARY = 0x82;
@@ -562,6 +565,39 @@ export function webSocketSuite(name: string, launch: Launcher) {
       client.send(Buffer.concat([clientFrame(0x41, deflate(Buffer.from('a'))), clientFrame(0xc0, 'b')]));
       expect(RawWebSocket.closeOf(await client.frame())?.code).toBe(1002);
       client.destroy();
+    });
+  });
+
+  describe(`WebSocket on ${name}: over HTTP/2 in tiny frames`, () => {
+    const window = 2 * 1024 * 1024;
+    const tinyFrames = useServer(launch, { http2: { initialWindowSize: window, connectionWindowSize: window } });
+
+    it('holds what a client sends in 1-byte DATA frames while the upgrade waits in about its size, then echoes it', async () => {
+      // Each frame's byte was kept as its own typed array until the handler answered: a stream
+      // window's 1 MB held 200 MB or more.
+      const client = new RawHttp2Client(tinyFrames.port);
+      await client.until(() => client.frames.some((f) => f.type === FrameType.SETTINGS));
+      const extra: [string, string][] = [
+        [':protocol', 'websocket'],
+        ['sec-websocket-version', '13'],
+      ];
+      client.request(1, 'CONNECT', '/ws/echo?wait=1000&idle=0', { endStream: false, extra });
+      const message = clientFrame(TEXT, 'a'.repeat(1_000_000));
+      for (let at = 0; at < message.length; at += 10_000) {
+        const bytes = message.subarray(at, at + 10_000);
+        client.write(Buffer.concat(Array.from(bytes, (byte) => frame(FrameType.DATA, 0, 1, Uint8Array.of(byte)))));
+      }
+      // The echo's frame header says the whole message came through (its payload is held back by
+      // this client's 64 KiB window, which it never opens).
+      const echo = () => client.frames.find((f) => f.type === FrameType.DATA && f.streamId === 1 && f.payload.length >= 10);
+      expect(await client.until(() => echo() !== undefined, 20_000)).toBe(true);
+      const unmasked = Buffer.from([0x81, 127, 0, 0, 0, 0, 0, 0x0f, 0x42, 0x40]); // FIN text, 1,000,000 bytes
+      expect(Buffer.from(echo()!.payload.subarray(0, 10))).toEqual(unmasked);
+      const head = client.frames.find((f) => f.type === FrameType.HEADERS && f.streamId === 1)!;
+      const fields = new HpackDecoder().decode(head.payload);
+      client.close();
+      expect(fields.find(([name]) => name === ':status')?.[1]).toBe('200');
+      expect(Number(fields.find(([name]) => name === 'x-heap-grew-mb')?.[1])).toBeLessThan(100);
     });
   });
 

@@ -5,6 +5,7 @@ import type { ServerConnection } from '../connection.js';
 import { now } from '../clock.js';
 import { Exchange } from '../exchange.js';
 import { RequestBody } from '../request-body.js';
+import { JoinedPieces } from '../../bytes.js';
 import { ReceiveWindow, SendWindow } from '../../http2/flow-control.js';
 import { StreamStateMachine } from '../../http2/stream-state.js';
 import { Outbound } from './send.js';
@@ -37,8 +38,8 @@ export class Http2Stream extends Exchange {
   readonly sendStall = new StallClock();
   /** An extended CONNECT (`extendedConnect`) the handler upgraded: the WebSocket that reads and writes this stream. */
   tunnel: ServerConnection | null = null;
-  /** Tunnel bytes that came before the handler answered (bounded by the stream window). */
-  private early: Uint8Array[] = [];
+  /** Tunnel bytes that came before the handler answered (bounded by the stream window; tiny DATA frames joined). */
+  private early: JoinedPieces | null = null;
 
   private paused = false;
   private unreleased = 0;
@@ -73,7 +74,7 @@ export class Http2Stream extends Exchange {
   /** Tunnel bytes (a copy): to the WebSocket, or held until it opens; given back as the body's are. */
   receiveTunnel(data: Uint8Array): void {
     if (!this.tunnel) {
-      this.early.push(data);
+      (this.early ??= new JoinedPieces()).push(data);
       return;
     }
     this.tunnel.onData(data);
@@ -85,8 +86,8 @@ export class Http2Stream extends Exchange {
   openTunnel(tunnel: ServerConnection): void {
     this.tunnel = tunnel;
     const early = this.early;
-    this.early = [];
-    for (const data of early) this.receiveTunnel(data);
+    this.early = null;
+    for (const data of early?.parts ?? []) this.receiveTunnel(data);
   }
 
   /** The peer reset the stream, or the connection went away: the response cannot reach it either. */
