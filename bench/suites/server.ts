@@ -74,6 +74,7 @@ const HONO_GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'> }[] = [
   { group: 'hono: 20 KB file streamed from disk', spec: { path: '/file', connections: CONNECTIONS, pipeline: 1 } },
   { group: 'hono: 20 KB file (serveStatic)', spec: { path: '/static/file.bin', connections: CONNECTIONS, pipeline: 1 } },
   { group: 'hono: 200 KB file (serveStatic)', spec: { path: '/static/large.bin', connections: CONNECTIONS, pipeline: 1 } },
+  { group: 'hono: HTML page streamed in 100 writes (stream())', spec: { path: '/page', connections: CONNECTIONS, pipeline: 1 } },
 ];
 
 const median = (values: number[]) =>

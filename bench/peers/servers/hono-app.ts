@@ -7,7 +7,9 @@
 //   stream through Readable.toWeb, as static file middleware serves one; node: modules run on Deno),
 //   GET /static/file.bin → the same file through the static file middleware the server's users
 //   take (@hono/node-server's serveStatic, wirespeed/hono's, hono/deno's), when one is given, and
-//   GET /static/large.bin → a 200 KB file through it.
+//   GET /static/large.bin → a 200 KB file through it,
+//   GET /page → an HTML page streamed in 100 small writes (hono/streaming's `stream()`, as a
+//   page rendered row by row is sent).
 import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import process from 'node:process';
@@ -17,12 +19,20 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { etag } from 'hono/etag';
 import { secureHeaders } from 'hono/secure-headers';
+import { stream } from 'hono/streaming';
 import { HELLO, JSON_BODY } from './app.js';
 
 /** The size of the byte body and of the file. */
 const FILE_BYTES = 20_000;
 /** A file served in chunks (static file middleware streams it). */
 const LARGE_FILE_BYTES = 200_000;
+
+/** The streamed page's writes: a head, 98 rows, a tail. */
+const PAGE = [
+  '<!doctype html><html><body><ul>',
+  ...Array.from({ length: 98 }, (_, i) => `<li id="row-${i}">row ${i}</li>`),
+  '</ul></body></html>',
+];
 
 /** The static file middleware a server's users take, made for a root folder. */
 export type StaticFiles = (options: { root: string }) => MiddlewareHandler;
@@ -47,6 +57,12 @@ export function honoApp(staticFiles?: StaticFiles): Hono {
       'content-length': String(FILE_BYTES),
     }),
   );
+  app.get('/page', (c) => {
+    c.header('content-type', 'text/html; charset=utf-8');
+    return stream(c, async (page) => {
+      for (const part of PAGE) await page.write(part);
+    });
+  });
   if (staticFiles) app.use('/static/*', staticFiles({ root: folder }));
   return app;
 }
