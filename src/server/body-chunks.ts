@@ -3,6 +3,7 @@
 // (nor, at the end, fewer) bytes than a declared length.
 // `readAhead` first takes what the stream has ready at once: a body that ends there (a Response
 // re-wrapped by middleware, a short generated one) goes out with its Content-Length, not chunked.
+import { concatAll } from '../bytes.js';
 import { encodeOut } from '../out-bytes.js';
 
 /** A stream body broke or did not match its declared length: the response cannot finish. */
@@ -15,6 +16,11 @@ export class ResponseBodyError extends Error {}
 const READY_TURNS = 6;
 /** The most bytes read ahead to learn a length; past it the body streams. */
 export const READ_AHEAD_BYTES = 64 * 1024;
+/**
+ * The most bytes of ready chunks joined into one write. One write per chunk made a page streamed
+ * in 10,000 small chunks cost 74 ms of server CPU (10,015 write calls) against node-server's 21.
+ */
+const BATCH_BYTES = 64 * 1024;
 
 /**
  * How long a streamed response's head waits for the body's first chunk, to go out in one write
@@ -120,15 +126,20 @@ export class ResponseBody {
     return chunks;
   }
 
-  /** The chunks (read ahead first), checked against `length` (the declared Content-Length, or null). */
+  /**
+   * The body's bytes (read ahead first), checked against `length` (the declared Content-Length, or
+   * null). Chunks that are ready together come joined, up to BATCH_BYTES: a stream of many small
+   * chunks goes out in few writes (HTTP/1.1) or DATA frames (HTTP/2), not one per chunk.
+   */
   async *chunks(length: number | null): AsyncGenerator<Uint8Array, void, undefined> {
     let written = 0;
     let finished = false;
     try {
-      if (this.failure) throw this.failure;
       for (;;) {
+        // A failure met while joining ready chunks comes after the bytes before it went out.
+        if (this.failure) throw this.failure;
         let value: Uint8Array;
-        if (this.ahead.length) value = this.ahead.shift()!;
+        if (this.ahead.length) value = this.takeAhead();
         else if (this.ended) break;
         else {
           const read = this.inFlight ?? this.reader.read();
@@ -137,6 +148,7 @@ export class ResponseBody {
           if (result.done && this.abandoned) return void (finished = true);
           if (result.done) break;
           value = bytesOf(result.value);
+          if (value.length < BATCH_BYTES) value = await this.withReady(value);
         }
         if (value.length === 0) continue;
         written += value.length;
@@ -155,6 +167,49 @@ export class ResponseBody {
       // The consumer stopped early (the connection or stream went away).
       if (!finished) this.cancel();
     }
+  }
+
+  /** The chunks read ahead, as many as fit in BATCH_BYTES (at least one), joined. */
+  private takeAhead(): Uint8Array {
+    const ahead = this.ahead;
+    let count = 1;
+    let bytes = ahead[0].length;
+    while (count < ahead.length && bytes + ahead[count].length <= BATCH_BYTES) bytes += ahead[count++].length;
+    return concatAll(ahead.splice(0, count));
+  }
+
+  /**
+   * `first` joined with the chunks that are ready now (within READY_TURNS each), up to BATCH_BYTES;
+   * a chunk that would pass it waits in `ahead`, a read not ready yet in `inFlight`.
+   */
+  private async withReady(first: Uint8Array): Promise<Uint8Array> {
+    const run = [first];
+    let bytes = first.length;
+    try {
+      while (bytes < BATCH_BYTES) {
+        const read = this.reader.read();
+        const result = await readyNow(read);
+        if (result === NOT_YET) {
+          this.inFlight = read;
+          break;
+        }
+        if (result.done) {
+          this.ended = !this.abandoned;
+          break;
+        }
+        const next = bytesOf(result.value);
+        if (bytes + next.length > BATCH_BYTES) {
+          this.ahead.push(next);
+          break;
+        }
+        run.push(next);
+        bytes += next.length;
+      }
+    } catch (error) {
+      // Thrown by `chunks()` once this run is written, as for a stream that fails after it.
+      this.failure = wrap(error);
+    }
+    return concatAll(run);
   }
 
   /**

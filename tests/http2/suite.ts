@@ -506,6 +506,22 @@ export function http2Suite(name: string, launch: Launcher): void {
     });
   });
 
+  describe(`${name}: HTTP/2 responses of many small chunks`, () => {
+    const server = useServer(launch, { http2: true });
+
+    it('sends a body streamed in 10,000 small ready chunks in a few DATA frames, not one frame each', async () => {
+      const client = new RawHttp2Client(server.port, { settings: [[SettingId.INITIAL_WINDOW_SIZE, 1 << 20]] });
+      client.send(FrameType.WINDOW_UPDATE, 0, 0, uint32Bytes(1 << 20));
+      client.request(1, 'GET', '/many-chunks');
+      const data = () => client.frames.filter((f) => f.type === FrameType.DATA && f.streamId === 1);
+      expect(await client.until(() => data().some((f) => f.flags & Flag.END_STREAM), 10_000)).toBe(true);
+      client.close();
+      expect(Buffer.concat(data().map((f) => f.payload)).toString()).toBe(Array.from({ length: 10_000 }, (_, i) => `<p>${i}</p>`).join(''));
+      // 148,890 bytes: 10 frames of 16 KiB at the least.
+      expect(data().length).toBeLessThanOrEqual(20);
+    });
+  });
+
   describe(`${name}: HTTP/2 request bodies in tiny frames`, () => {
     const window = 4 * 1024 * 1024;
     const server = useServer(launch, { http2: { initialWindowSize: window, connectionWindowSize: window } });

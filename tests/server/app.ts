@@ -321,6 +321,22 @@ async function handle(request: Request, info: RequestInfo): Promise<Response> {
       const chunks: unknown[] = ['héllo ', new DataView(bytes('_view '), 1), bytes('buffer')];
       return new Response(new ReadableStream({ start: (c) => (chunks.forEach((chunk) => c.enqueue(chunk)), c.close()) }));
     }
+    case '/many-chunks': {
+      // A page generated in many small pieces (a template engine, React's stream), ready at once;
+      // `fail` errors the stream once they are read.
+      const count = Number(q.get('count') ?? 10_000);
+      const encoder = new TextEncoder();
+      return new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (let i = 0; i < count; i++) controller.enqueue(encoder.encode(`<p>${i}</p>`));
+            if (!q.has('fail')) controller.close();
+          },
+          pull: (controller) => controller.error(new Error('the body failed after its chunks')),
+        }),
+        { headers: { 'content-type': 'text/html' } },
+      );
+    }
     case '/stream-fails-at-once':
       // A body that fails before its first chunk (a file that is gone): nothing went out yet.
       return new Response(new ReadableStream({ start: (c) => c.error(new Error('the body failed at once')) }));

@@ -48,6 +48,22 @@ export type Launcher = (options: TestServerOptions) => Promise<Launched>;
 
 const get = (port: number, path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${extra}\r\n`;
 
+/** A chunked body's bytes (latin1 text), how many chunks it came in, and whether its last chunk came. */
+function dechunk(wire: string): { body: string; chunks: number; complete: boolean } {
+  let body = '';
+  let chunks = 0;
+  for (let at = 0; ;) {
+    const lineEnd = wire.indexOf('\r\n', at);
+    if (lineEnd < 0) return { body, chunks, complete: false };
+    const size = parseInt(wire.slice(at, lineEnd), 16);
+    if (size === 0) return { body, chunks, complete: true };
+    if (wire.length < lineEnd + 2 + size + 2) return { body, chunks, complete: false };
+    body += wire.slice(lineEnd + 2, lineEnd + 2 + size);
+    chunks++;
+    at = lineEnd + 2 + size + 2;
+  }
+}
+
 /** A server for the tests in this describe block. */
 export function useServer(launch: Launcher, options: TestServerOptions = {}) {
   const ref = {} as Launched;
@@ -840,6 +856,21 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       expect(text).toMatch(/^HTTP\/1\.1 500 /);
       const { errors } = await stats(server.url);
       expect(errors.some((e) => /must yield bytes \(a Uint8Array\) or strings, not number/.test(e))).toBe(true);
+    });
+
+    it('sends a body streamed in 10,000 small ready chunks whole, in a few chunks on the wire (one write each cost 3.5x node-server)', async () => {
+      const { text } = await raw(server.port, [get(server.port, '/many-chunks', 'Connection: close\r\n')], { wait: 10_000 });
+      const { body, chunks } = dechunk(text.slice(text.indexOf('\r\n\r\n') + 4));
+      expect(body).toBe(Array.from({ length: 10_000 }, (_, i) => `<p>${i}</p>`).join(''));
+      expect(chunks).toBeLessThanOrEqual(10);
+    });
+
+    it('sends the ready chunks before a failure met among them, then cuts the response', async () => {
+      const { text, closed } = await raw(server.port, [get(server.port, '/many-chunks?count=8000&fail')], { wait: 2000 });
+      const { body, complete } = dechunk(text.slice(text.indexOf('\r\n\r\n') + 4));
+      expect(body).toBe(Array.from({ length: 8000 }, (_, i) => `<p>${i}</p>`).join(''));
+      expect([complete, closed]).toEqual([false, true]);
+      expect((await stats(server.url)).errors.some((e) => e.includes('the body failed after its chunks'))).toBe(true);
     });
 
     it('answers 500 for a response stream that fails before its first chunk, and cuts one that fails after it', async () => {

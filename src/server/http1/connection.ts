@@ -455,7 +455,11 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
           return this.sendResponse(exchange, this.host.internalError(error));
         }
         this.host.reportError(error, exchange.request);
-        this.destroy(error);
+        // Cut: what went out before is sent, then the connection closes with the framing unfinished
+        // (no last chunk, or short of its length: an incomplete message, RFC 9112 §8). Destroyed
+        // at once, the Deno transport dropped what it had not flushed yet.
+        exchange.cancel(error instanceof Error ? error : new Error(String(error)));
+        this.end();
       },
     );
   }
