@@ -21,7 +21,7 @@ export function concatAll(parts: readonly Uint8Array[]): Uint8Array {
 }
 
 /** A piece under this many bytes is copied onto the small pieces before it instead of kept on its own. */
-const SMALL_PIECE_BYTES = 1024;
+export const SMALL_PIECE_BYTES = 1024;
 /** Small pieces are joined into buffers of this size. */
 const JOINED_BYTES = 16 * 1024;
 

@@ -12,7 +12,8 @@ export interface BodyFlow {
   sendContinue(): void;
 }
 
-import { JoinedPieces } from '../bytes.js';
+import { JoinedPieces, SMALL_PIECE_BYTES } from '../bytes.js';
+import { atEndOfTurn } from '../end-of-turn.js';
 import type { HeaderList } from '../fields.js';
 import { HIGH_WATER_MARK } from './connection.js';
 
@@ -33,6 +34,13 @@ export class RequestBody {
   private controller: ReadableStreamDefaultController<Uint8Array> | null = null;
   /** Pieces that arrived before the stream existed. */
   private early = new JoinedPieces();
+  /**
+   * Small pieces for the stream, joined until the end of their turn (a read's worth): a reader
+   * such as the runtime's `formData()` or `blob()` keeps every chunk it is given until the end
+   * (3 MB sent in 1-byte chunks held 379 MB through `blob()`).
+   */
+  private joining: JoinedPieces | null = null;
+  private enqueueJoined: (() => void) | null = null;
   private ended = false;
   private failure: Error | null = null;
   /** The consumer cancelled (or the handler answered without reading): drop what comes. */
@@ -137,12 +145,29 @@ export class RequestBody {
     if (this.discarding || chunk.length === 0) return;
     const controller = this.controller;
     if (controller) {
+      if (chunk.length < SMALL_PIECE_BYTES) {
+        if (!this.joining) atEndOfTurn((this.enqueueJoined ??= () => this.flushJoined()));
+        (this.joining ??= new JoinedPieces()).push(chunk);
+        return;
+      }
+      this.flushJoined();
       controller.enqueue(chunk);
       if ((controller.desiredSize ?? 0) <= 0) this.flow.pause();
     } else {
       this.early.push(chunk);
       if (!this.collector && this.early.bytes >= HIGH_WATER_MARK) this.flow.pause();
     }
+  }
+
+  /** Hands the joined small pieces to the stream (at the end of their turn, or before what comes after them). */
+  private flushJoined(): void {
+    const joining = this.joining;
+    if (!joining) return;
+    this.joining = null;
+    const controller = this.controller;
+    if (!controller || this.discarding || this.failure) return;
+    for (const part of joining.parts) controller.enqueue(part);
+    if ((controller.desiredSize ?? 0) <= 0 && !this.ended) this.flow.pause();
   }
 
   /** Trailer fields that came after the body (call before `end()`). */
@@ -172,7 +197,10 @@ export class RequestBody {
     this.trailerWaiter?.resolve(this.trailerList);
     if (this.discarding) return;
     if (this.collector) this.finishCollect();
-    else this.controller?.close();
+    else if (this.controller) {
+      this.flushJoined();
+      this.controller.close();
+    }
   }
 
   /** The connection broke or the body was malformed. */
