@@ -539,7 +539,8 @@ export function http2Suite(name: string, launch: Launcher): void {
       const result = JSON.parse(body.toString()) as { bytes: number; as: boolean; grewMB: number };
       client.close();
       expect([result.bytes, result.as]).toEqual([1_000_000, true]);
-      expect(result.grewMB).toBeLessThan(60);
+      // Garbage not yet collected counts too (61 MB once on Deno under CI load); held as it came, 200 or more.
+      expect(result.grewMB).toBeLessThan(120);
     });
   });
 

@@ -779,7 +779,8 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
         const { text } = await raw(server.port, [head, ...Array<Buffer>(30).fill(chunks), '0\r\n\r\n'], { responses: 1, wait: 20_000 });
         const result = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { bytes: number; as: boolean; grewMB: number };
         expect([result.bytes, result.as], path).toEqual([3_000_000, true]);
-        expect(result.grewMB, path).toBeLessThan(60);
+        // Garbage not yet collected counts too; held as it came, 212-409.
+        expect(result.grewMB, path).toBeLessThan(120);
       }
     });
 
