@@ -70,6 +70,13 @@ export class JoinedPieces {
   join(): Uint8Array {
     return this.parts.length === 0 ? new Uint8Array(0) : concatAll(this.parts);
   }
+
+  /** Lets go of every piece. */
+  clear(): void {
+    this.parts.length = 0;
+    this.bytes = 0;
+    this.run = null;
+  }
 }
 
 /** Bytes V8 keeps a typed array's contents in its own heap up to (V8_TYPED_ARRAY_MAX_SIZE_IN_HEAP). */

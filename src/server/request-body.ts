@@ -33,7 +33,7 @@ export class RequestBody {
   private stream: ReadableStream<Uint8Array> | null = null;
   private controller: ReadableStreamDefaultController<Uint8Array> | null = null;
   /** Pieces that arrived before the stream existed. */
-  private early = new JoinedPieces();
+  private readonly early = new JoinedPieces();
   /**
    * Small pieces for the stream, joined until the end of their turn (a read's worth): a reader
    * such as the runtime's `formData()` or `blob()` keeps every chunk it is given until the end
@@ -106,7 +106,7 @@ export class RequestBody {
 
   private finishCollect(): void {
     const bytes = this.early.join();
-    this.early = new JoinedPieces();
+    this.early.clear();
     this.collector!.resolve(bytes);
   }
 
@@ -119,7 +119,7 @@ export class RequestBody {
         start: (controller) => {
           this.controller = controller;
           for (const chunk of this.early.parts) controller.enqueue(chunk);
-          this.early = new JoinedPieces();
+          this.early.clear();
           if (this.failure) controller.error(this.failure);
           else if (this.ended) controller.close();
         },
@@ -240,7 +240,7 @@ export class RequestBody {
   discard(): void {
     if (this.discarding) return;
     this.discarding = true;
-    this.early = new JoinedPieces();
+    this.early.clear();
     this.flow.resume();
   }
 }
