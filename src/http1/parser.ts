@@ -158,6 +158,11 @@ export abstract class MessageParser<H extends MessageHead> {
     return this.paused;
   }
 
+  /** Paused with bytes given that `resume()` will read. */
+  get holdsInput(): boolean {
+    return this.paused && this.pending !== null && this.pending.length > 0;
+  }
+
   /**
    * While paused: takes the bytes held for `resume()`, for when the application switched protocols
    * after the head (they belong to the new protocol).

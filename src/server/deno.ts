@@ -217,6 +217,8 @@ class ConnTransport implements SocketTransport {
   private writing = false;
   private writeClosed = false;
   private ended = false;
+  /** The peer sent its FIN: once ours is out too, the connection is closed. */
+  private readEnded = false;
   private closed = false;
   /** The timer that closes the connection after `end()` (`linger`), cleared when it closes first. */
   private lingerTimer: ReturnType<typeof setTimeout> | undefined;
@@ -305,8 +307,12 @@ class ConnTransport implements SocketTransport {
       while (!this.closed) {
         const n = await this.conn.read(buffer);
         if (n === null) {
+          this.readEnded = true;
           this.events?.onEnd();
-          if (this.ended) this.destroy();
+          // Closed once both sides are done: with our FIN still to go (often `end()` from onEnd
+          // just now), destroying here dropped the bytes not yet written, the end of a response
+          // or a WebSocket's last echoes; the flush closes it after the FIN instead.
+          if (this.writeClosed) this.destroy();
           break;
         }
         // The core keeps chunks it is given, so it never gets the buffer read into next: a small
@@ -345,6 +351,7 @@ class ConnTransport implements SocketTransport {
       if (this.ended && !this.closed && !this.writeClosed) {
         this.writeClosed = true;
         await this.conn.closeWrite();
+        if (this.readEnded) this.destroy();
       }
     } catch {
       this.destroy();

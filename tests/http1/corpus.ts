@@ -18,6 +18,8 @@ export interface Case {
   /** Where the input is cut into chunks. */
   splits: number[];
   mutated: boolean;
+  /** How many requests the input was made of (before any mutation). */
+  requests: number;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
@@ -103,10 +105,11 @@ export function generate(random: () => number, count: number, options: CorpusOpt
   for (let i = 0; i < count; i++) {
     const mutated = random() < 0.5;
     let input = valid();
-    if (random() < 0.2) input += valid();
+    const requests = random() < 0.2 ? 2 : 1;
+    if (requests === 2) input += valid();
     if (mutated) input = mutate(input);
     const splits = Array.from({ length: int(4) }, () => int(input.length + 1)).sort((a, b) => a - b);
-    cases.push({ input, splits, mutated });
+    cases.push({ input, splits, mutated, requests });
   }
   return cases;
 }

@@ -48,6 +48,21 @@ export type Launcher = (options: TestServerOptions) => Promise<Launched>;
 
 const get = (port: number, path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${extra}\r\n`;
 
+/** The bodies of the responses in `wire`, in order (each framed by Content-Length or chunked; none of them may hold CRLF 0 CRLF CRLF). */
+function bodiesOf(wire: string): string[] {
+  const bodies: string[] = [];
+  for (let at = 0; ;) {
+    const headEnd = wire.indexOf('\r\n\r\n', at);
+    if (headEnd < 0) return bodies;
+    const length = /\r\ncontent-length: (\d+)/i.exec(wire.slice(at, headEnd));
+    const lastChunk = wire.indexOf('\r\n0\r\n\r\n', headEnd);
+    const end = length ? headEnd + 4 + Number(length[1]) : lastChunk < 0 ? wire.length : lastChunk + 7;
+    const body = wire.slice(headEnd + 4, end);
+    bodies.push(length ? body : dechunk(body).body);
+    at = end;
+  }
+}
+
 /** A chunked body's bytes (latin1 text), how many chunks it came in, and whether its last chunk came. */
 function dechunk(wire: string): { body: string; chunks: number; complete: boolean } {
   let body = '';
@@ -629,6 +644,34 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
         expect({ idle, statuses: statuses(text) }).toEqual({ idle, statuses: idle.startsWith('GET') ? [200] : [] });
         expect(closedAt).toBeLessThan(1000);
       }
+    });
+
+    // Found by a WebSocket fuzz against ws (tests/websocket/live-fuzz.test.ts): the client's end was
+    // taken as it came, so requests pipelined before it and waiting in the parser (behind a slow
+    // answer, or a client that reads slowly) were never answered; and the Deno transport closed
+    // the connection on the end with its queue unwritten (1 MB responses cut at a few bytes).
+    it('answers every request sent before the client ended its side, whole, then closes', async () => {
+      const slow = Array.from({ length: 4 }, (_, i) => get(server.port, `/slow?ms=30&i=${i}`)).join('');
+      const { text, closedAt } = await halfClose(slow);
+      expect(statuses(text)).toEqual([200, 200, 200, 200]);
+      expect(closedAt).toBeLessThan(2000);
+
+      // Eight 1 MB answers to a client that reads nothing for 300 ms: the socket fills, the rest wait.
+      const size = 1_000_000;
+      const big = Array.from({ length: 8 }, (_, i) => get(server.port, `/repeat?n=${size}&id=${i}`)).join('');
+      const received = await new Promise<string>((resolve) => {
+        const socket = net.connect(server.port, '127.0.0.1', () => socket.end(big));
+        let all = '';
+        socket.pause();
+        setTimeout(() => socket.resume(), 300);
+        socket.setEncoding('latin1');
+        socket.on('data', (data: string) => (all += data));
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve(all));
+      });
+      expect(bodiesOf(received).map((body) => [body.length, body.slice(0, 2)])).toEqual(
+        Array.from({ length: 8 }, (_, i) => [size + 2, `${i}:`]),
+      );
     });
 
     // Deno.serve's `completed`: for a log line or a cleanup once the response is out, or cannot be.

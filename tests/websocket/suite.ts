@@ -11,7 +11,7 @@ import WebSocket from 'ws';
 import { stats as serverStats, TEXT_LENGTHS, TEXT_UNITS, useServer, type Launcher } from '../server/suite.js';
 import { clientFrame, closeFrame, extendedConnect, RawWebSocket } from './raw-client.js';
 import { RawHttp2Client } from '../http2/raw-client.js';
-import { frame, FrameType } from '../../src/http2/frame/header.js';
+import { Flag, frame, FrameType } from '../../src/http2/frame/header.js';
 import { HpackDecoder } from '../../src/hpack/index.js';
 
 const TEXT = 0x81;
@@ -281,6 +281,45 @@ export function webSocketSuite(name: string, launch: Launcher) {
       ]);
       expect(frames[1]?.payload.toString()).toBe('Hello');
       client.destroy();
+    });
+
+    // Found by a fuzz against ws (live-fuzz.test.ts): an end that came while the handler decided
+    // was taken by the HTTP/1.1 connection, and the WebSocket sat open until idleTimeout (120 s).
+    it('reads what a client sent before ending its side during an upgrade that waits, then closes (1006)', async () => {
+      for (const wait of [0, 100]) {
+        const id = nextId();
+        const handshake = `GET /ws/echo?wait=${wait}&id=${id} HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`;
+        const started = Date.now();
+        const socket = net.connect(server.port, '127.0.0.1', () =>
+          socket.end(Buffer.concat([Buffer.from(handshake), clientFrame(TEXT, 'last words'), clientFrame(BINARY, Buffer.alloc(1000, 7))])),
+        );
+        const received: Buffer[] = [];
+        socket.on('data', (data: Buffer) => received.push(data));
+        const giveUp = setTimeout(() => socket.destroy(), 5000);
+        await once(socket, 'close');
+        clearTimeout(giveUp);
+        expect(Date.now() - started, `wait ${wait}`).toBeLessThan(3000);
+        const all = Buffer.concat(received);
+        const frames = all.subarray(all.indexOf('\r\n\r\n') + 4);
+        // Both echoes (2 + 10 and 4 + 1,000 bytes), and no Close: the client can read none. (All
+        // of it comes in one read with the end: a paused Node socket would hold a later end back.)
+        expect([frames.length, frames.subarray(2, 12).toString()], `wait ${wait}`).toEqual([1016, 'last words']);
+        expect(await events(server.url, id, 2), `wait ${wait}`).toEqual(['open ', 'close 1006 false ']);
+      }
+    });
+
+    // The Deno transport closed the connection on the client's end once it had ended its own side
+    // (as the WebSocket does at a client's end), with the echo still queued: it came cut.
+    it('sends its last echo whole to a client that ended its side after its message, and reads slowly', async () => {
+      const client = await RawWebSocket.open(server.port, '/ws/echo?maxPayload=20000000');
+      const payload = Buffer.alloc(16_000_000, 9); // past what the kernel's socket buffers take
+      client.socket.pause();
+      client.socket.end(clientFrame(BINARY, payload));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      client.socket.resume();
+      const echo = await client.frame();
+      expect([echo?.opcode, echo?.payload.length]).toEqual([BINARY & 0x0f, payload.length]);
+      expect(await client.closed()).toBe(true);
     });
 
     it('gives a binary frame that came in two reads to binaryType arraybuffer as exactly its bytes', async () => {
@@ -571,6 +610,28 @@ export function webSocketSuite(name: string, launch: Launcher) {
   describe(`WebSocket on ${name}: over HTTP/2 in tiny frames`, () => {
     const window = 2 * 1024 * 1024;
     const tinyFrames = useServer(launch, { http2: { initialWindowSize: window, connectionWindowSize: window } });
+
+    // The HTTP/2 form of the end during an upgrade (see "frames, raw"): END_STREAM on the
+    // client's last DATA frame before the handler answered was lost the same way.
+    it('reads what a client sent before END_STREAM during an upgrade that waits, then ends the stream (1006)', async () => {
+      const id = nextId();
+      const client = new RawHttp2Client(tinyFrames.port);
+      await client.until(() => client.frames.some((f) => f.type === FrameType.SETTINGS));
+      const extra: [string, string][] = [
+        [':protocol', 'websocket'],
+        ['sec-websocket-version', '13'],
+      ];
+      client.request(1, 'CONNECT', `/ws/echo?wait=100&id=${id}`, { endStream: false, extra });
+      client.write(frame(FrameType.DATA, Flag.END_STREAM, 1, clientFrame(TEXT, 'last words')));
+      const ended = () =>
+        client.frames.some((f) => f.streamId === 1 && (f.type === FrameType.RST_STREAM || (f.flags & Flag.END_STREAM) !== 0));
+      expect(await client.until(ended, 3000)).toBe(true);
+      const data = Buffer.concat(client.frames.filter((f) => f.type === FrameType.DATA && f.streamId === 1).map((f) => f.payload));
+      expect(data.subarray(2).toString()).toBe('last words');
+      expect(client.frames.some((f) => f.type === FrameType.RST_STREAM)).toBe(false);
+      client.close();
+      expect(await events(tinyFrames.url, id, 2)).toEqual(['open ', 'close 1006 false ']);
+    });
 
     it('holds what a client sends in 1-byte DATA frames while the upgrade waits in about its size, then echoes it', async () => {
       // Each frame's byte was kept as its own typed array until the handler answered: a stream

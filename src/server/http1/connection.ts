@@ -128,6 +128,8 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
   /** Inside the parser's execute (bytes after an upgrade are handed over once it returns). */
   private parsing = false;
   private handedOver = false;
+  /** The client ended its side (taken once the bytes before the end are read; a WebSocket gets it after them). */
+  private clientEnded = false;
   /** How long the socket's queue has stayed full (sendTimeout). */
   private readonly sendStall = new StallClock();
 
@@ -172,16 +174,26 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
 
   onEnd(): void {
     if (this.upgraded) return this.upgraded.onEnd();
-    if (this.closed) return;
+    if (this.closed || this.clientEnded) return;
+    this.clientEnded = true;
+    // Requests sent before the end wait in the paused parser (pipelined behind a response, or
+    // while the client read slowly): the end is taken once they are read, as a Node socket holds
+    // its 'end' behind data not read yet, and each is answered. Taken at once, it closed the
+    // connection after the response in flight and dropped them (node:http and Deno.serve answer
+    // them when their handlers answer at once).
+    if (!this.parser.holdsInput) this.takeClientEnd();
+  }
+
+  /** The client sends no more, and everything it sent before was read. */
+  private takeClientEnd(): void {
     const exchange = this.exchange;
     // A body cut short by the client's end is the client's bad framing: 400, as node:http answers,
     // not a server error (the handler's read rejects with the same ERR_INCOMPLETE). A response
     // begun already is cut and the connection closed: the body it waited for will never come.
     if (exchange && !exchange.requestComplete) return this.parse(() => this.parser.finish());
     // Part of a head the client will never finish: 400, as node:http answers it (Deno.serve closes
-    // without a word). Not from a paused parser: what it holds was not read yet, and may be whole
-    // requests, which finish() would take for a cut one.
-    if (!exchange && !this.parser.isPaused) this.parse(() => this.parser.finish());
+    // without a word).
+    if (!exchange) this.parse(() => this.parser.finish());
     // The client sends no more: no further request is taken, and the connection closes after the
     // response in flight, if any.
     this.ending = true;
@@ -516,6 +528,9 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     this.host.handOver(this.transport, connection);
     connection.start();
     if (held?.length) connection.onData(held);
+    // The client's end came while the handler decided: its frames are read, then it is closed
+    // as any client that ends without a Close (1006), as ws does; it sat open until idleTimeout.
+    if (this.clientEnded) connection.onEnd();
   }
 
   /** The exchange is over: take the next pipelined request, or wait idle. */
@@ -535,6 +550,8 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
     if (this.parser.isPaused) {
       this.requestStart = now();
       this.parse(() => this.parser.resume());
+      // The client's end waited behind the bytes read just now.
+      if (this.clientEnded && !this.ending && !this.closed && !this.parser.holdsInput) this.takeClientEnd();
     }
   }
 }

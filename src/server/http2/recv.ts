@@ -279,7 +279,7 @@ export class Recv implements StreamHost {
   private endOfRequest(stream: Http2Stream): void {
     if (stream.extendedConnect) {
       // The client ended its side of the WebSocket.
-      stream.tunnel?.onEnd();
+      stream.endTunnel();
       if (stream.state.state === 'closed') this.streams.close(stream);
       return;
     }

@@ -40,6 +40,8 @@ export class Http2Stream extends Exchange {
   tunnel: ServerConnection | null = null;
   /** Tunnel bytes that came before the handler answered (bounded by the stream window; tiny DATA frames joined). */
   private early: JoinedPieces | null = null;
+  /** The client ended its side (END_STREAM) before the tunnel opened. */
+  private tunnelEnded = false;
 
   private paused = false;
   private unreleased = 0;
@@ -88,6 +90,16 @@ export class Http2Stream extends Exchange {
     const early = this.early;
     this.early = null;
     for (const data of early?.parts ?? []) this.receiveTunnel(data);
+    if (this.tunnelEnded) tunnel.onEnd();
+  }
+
+  /**
+   * The client ended its side of the tunnel: the WebSocket hears it after the bytes before it.
+   * One that came while the handler decided was lost, and the WebSocket sat open until idleTimeout.
+   */
+  endTunnel(): void {
+    if (this.tunnel) this.tunnel.onEnd();
+    else this.tunnelEnded = true;
   }
 
   /** The peer reset the stream, or the connection went away: the response cannot reach it either. */

@@ -119,6 +119,8 @@ export class WebSocketConnection implements ServerConnection, SocketLink, Messag
 
   onEnd(): void {
     // The client sends no more: without its Close frame, the connection closed abnormally (1006).
+    // The socket is closing from now on (sends are dropped, as after close()), as ws has it.
+    socketControl.closing(this.socket);
     this.transport.end();
   }
 
