@@ -18,6 +18,7 @@ import { rng } from '../http1/corpus.js';
 import { launchDeno, launchNode } from '../server/launchers.js';
 import { useServer, type Launcher } from '../server/suite.js';
 import { CloseCode } from '../../src/websocket/close.js';
+import { Opcode as Op } from '../../src/websocket/frame.js';
 import { clientFrame } from './raw-client.js';
 
 /** Connections per adapter, how many at once, how long one may take to end after the client's last byte. */
@@ -52,14 +53,6 @@ const CHARS = ['a', 'é', '€', '𝄞', ' ', 'z', '\u0000', '\u007f', '\u0080',
 /** The test app's echo answers these words otherwise (tests/websocket/app.ts): never sent. */
 const APP_WORDS = new Set(['close-me', 'blob', 'throw', 'url', 'remote-port', 'push']);
 
-const enum Op {
-  CONTINUATION = 0,
-  TEXT = 1,
-  BINARY = 2,
-  CLOSE = 8,
-  PING = 9,
-  PONG = 10,
-}
 const FIN = 0x80;
 
 /** One connection's frames, as the bytes a client writes (with permessage-deflate agreed or not). */
