@@ -7,9 +7,12 @@
 // inflate, RSV1 where it may not be). Each server must answer every connection as ws does (the
 // same echoed messages and pongs, in order, then the same close code, or none), end it within a
 // bound after the client's end (at once after its last byte, or a little later), and serve on.
+// The same frames over an RFC 8441 stream must get the same answers as over HTTP/1.1.
 // (A length not in its shortest form is never sent: wirespeed fails it, §5.2, and ws takes it;
 // tests/websocket/suite.ts has that case.)
 import { isUtf8 } from 'node:buffer';
+import { once } from 'node:events';
+import http2 from 'node:http2';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,19 +22,21 @@ import { launchDeno, launchNode } from '../server/launchers.js';
 import { useServer, type Launcher } from '../server/suite.js';
 import { CloseCode } from '../../src/websocket/close.js';
 import { Opcode as Op } from '../../src/websocket/frame.js';
-import { clientFrame } from './raw-client.js';
+import { clientFrame, extendedConnect } from './raw-client.js';
 
-/** Connections per adapter, how many at once, how long one may take to end after the client's last byte. */
+/** Connections per adapter (with permessage-deflate, whose clients wait longer, half as many), how many at once, how long one may take to end after the client's last byte. */
 const CONNECTIONS = 400;
 const AT_ONCE = 8;
 const END_WITHIN_MS = 3000;
-/** A client that waits for the answers to stop before its end: for this long, at most this long. */
-const QUIET_MS = 100;
+/** A client that waits for the answers to stop before its end: for this long (ws's inflating takes longer), at most this long. */
+const QUIET_MS = 20;
+const DEFLATE_QUIET_MS = 100;
 const QUIET_LIMIT_MS = 2000;
 /** Both servers' maxPayload: a 64-bit length below it is a message, above it 1009. */
 const MAX_PAYLOAD = 70_000;
 /** Each message compressed on its own both ways, so the client compresses and inflates it alone too. */
-const DEFLATE_OFFER = 'Sec-WebSocket-Extensions: permessage-deflate; server_no_context_takeover; client_no_context_takeover\r\n';
+const DEFLATE_EXTENSION = 'permessage-deflate; server_no_context_takeover; client_no_context_takeover';
+const DEFLATE_OFFER = `Sec-WebSocket-Extensions: ${DEFLATE_EXTENSION}\r\n`;
 const HANDSHAKE = (path: string, deflate: boolean) =>
   `GET ${path} HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
   `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n${deflate ? DEFLATE_OFFER : ''}\r\n`;
@@ -233,30 +238,49 @@ function failedFaster(sooner: Outcome, later: Outcome): boolean {
   );
 }
 
-/** Resolves once `count()` (what came so far) has not changed for QUIET_MS, or after at most QUIET_LIMIT_MS. */
-async function quiet(count: () => number): Promise<void> {
+/** Resolves once `count()` (what came so far) has not changed for `ms`, or after at most QUIET_LIMIT_MS. */
+async function quiet(count: () => number, ms: number): Promise<void> {
   const limit = Date.now() + QUIET_LIMIT_MS;
   for (let last = -1; count() !== last && Date.now() < limit;) {
     last = count();
-    await new Promise((r) => setTimeout(r, QUIET_MS));
+    await new Promise((r) => setTimeout(r, ms));
   }
 }
 
 /**
  * ws compresses and inflates off the thread, and a client's end makes it end its side at once:
- * answers still being made then are lost (a client that waits QUIET_MS for quiet sees it rarely;
- * with 20 ms, 3% of connections). So ws may answer less, with no error on either side.
+ * answers still being made then are lost, its Close among them (a client that waits
+ * DEFLATE_QUIET_MS for quiet sees it rarely; with 20 ms, in 3% of connections). So ws may answer
+ * less than wirespeed, and end without a Close.
  */
 function wsLostTheEnd(ours: Outcome, theirs: Outcome): boolean {
   const prefix = ours.answers.slice(0, theirs.answers.length);
-  return (
-    ours.close === null &&
-    theirs.close === null &&
-    theirs.answers.length < ours.answers.length &&
-    JSON.stringify(prefix) === JSON.stringify(theirs.answers)
-  );
+  const oursMore = ours.answers.length > theirs.answers.length || ours.close !== null;
+  return theirs.close === null && oursMore && JSON.stringify(prefix) === JSON.stringify(theirs.answers);
 }
 
+/** Where a connection's frames go: a socket after its handshake, or an RFC 8441 stream after its 200. */
+interface Link {
+  write(bytes: Buffer): void;
+  end(): void;
+  readonly gone: boolean;
+}
+
+/** Writes the frames in pieces cut at random points (a few a byte long, some after a pause), then ends. */
+async function sendFrames(link: Link, frames: Buffer, deflate: boolean, received: () => number, random: () => number): Promise<void> {
+  for (let at = 0; at < frames.length && !link.gone;) {
+    const size = random() < 0.2 ? 1 : 1 + Math.floor(random() * 3000);
+    link.write(frames.subarray(at, (at += size)));
+    if (random() < 0.1) await new Promise((r) => setTimeout(r, 1));
+  }
+  // The end right behind the last byte (often in the same read), or once the answers stopped
+  // coming. With permessage-deflate always the latter: ws inflates off the thread, and what is
+  // still inflating when the end comes is never answered.
+  if (deflate || random() < 0.5) await quiet(received, deflate ? DEFLATE_QUIET_MS : QUIET_MS);
+  link.end();
+}
+
+/** One WebSocket over HTTP/1.1: the handshake, the frames, the client's end; what the server answered. */
 function connection(port: number, path: string, deflate: boolean, frames: Buffer, random: () => number): Promise<Outcome> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
@@ -277,20 +301,40 @@ function connection(port: number, path: string, deflate: boolean, frames: Buffer
     socket.on('close', () => done(true));
     socket.on('connect', async () => {
       socket.write(HANDSHAKE(path, deflate));
-      // Pieces cut at random points, a few of them a byte long, some after a pause.
-      for (let at = 0; at < frames.length && !socket.destroyed;) {
-        const size = random() < 0.2 ? 1 : 1 + Math.floor(random() * 3000);
-        socket.write(frames.subarray(at, (at += size)));
-        if (random() < 0.1) await new Promise((r) => setTimeout(r, 1));
-      }
-      // The end right behind the last byte (often in the same read), or once the answers stopped
-      // coming. With permessage-deflate always the latter: ws inflates off the thread, and what is
-      // still inflating when the end comes is never answered.
-      if (deflate || random() < 0.5) await quiet(() => received.length);
-      socket.end();
+      const link = { write: (bytes: Buffer) => socket.write(bytes), end: () => socket.end(), gone: false };
+      socket.once('close', () => (link.gone = true));
+      await sendFrames(link, frames, deflate, () => received.length, random);
       timer = setTimeout(() => done(false), END_WITHIN_MS);
     });
   });
+}
+
+/** The same over HTTP/2 (RFC 8441): an extended CONNECT, its stream the WebSocket's; the stream closing is its end. */
+async function streamConnection(port: number, path: string, deflate: boolean, frames: Buffer, random: () => number): Promise<Outcome> {
+  const session = http2.connect(`http://127.0.0.1:${port}`);
+  session.on('error', () => undefined);
+  try {
+    const { stream, headers } = await extendedConnect(
+      session,
+      port,
+      path,
+      deflate ? { 'sec-websocket-extensions': DEFLATE_EXTENSION } : {},
+    );
+    stream.on('error', () => undefined);
+    if (Number(headers[':status']) !== 200 || deflate !== /permessage-deflate/i.test(String(headers['sec-websocket-extensions']))) {
+      return { answers: [`no upgrade, or not as asked: ${JSON.stringify(headers)}`], close: null, ended: true };
+    }
+    const received: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => received.push(chunk));
+    const closed = once(stream, 'close');
+    const link = { write: (bytes: Buffer) => stream.write(bytes), end: () => stream.end(), gone: false };
+    void closed.then(() => (link.gone = true));
+    await sendFrames(link, frames, deflate, () => received.length, random);
+    const ended = await Promise.race([closed.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), END_WITHIN_MS))]);
+    return { ...answersOf(Buffer.concat(received)), ended };
+  } finally {
+    session.destroy();
+  }
 }
 
 /** The reference: ws's server, echoing as the test app's route does. */
@@ -314,22 +358,30 @@ function fuzz(adapter: string, launch: Launcher, deflate: boolean): void {
   const what = deflate ? 'with permessage-deflate' : 'uncompressed';
   describe(`${adapter}: random WebSocket frames over real sockets, ${what}, against ws`, () => {
     const server = useServer(launch);
+    const overHttp2 = useServer(launch, { http2: true });
     const reference = useReference(deflate);
-    it(`answers ${CONNECTIONS} connections of random frames as ws does, ends each, and serves on`, async () => {
+    const connections = deflate ? CONNECTIONS / 2 : CONNECTIONS;
+    it(`answers ${connections} connections of random frames as ws does, ends each, and serves on`, async () => {
       const random = rng((adapter === 'node' ? 7 : 8) + (deflate ? 100 : 0));
       const differences: { frames: string; wirespeed: Outcome; ws: Outcome }[] = [];
+      const streamDifferences: { frames: string; http1: Outcome; http2: Outcome }[] = [];
       const closes = new Map<number | null, number>();
       let started = 0;
       let wsLost = 0;
       await Promise.all(
         Array.from({ length: AT_ONCE }, async () => {
-          while (started++ < CONNECTIONS) {
+          while (started++ < connections) {
             const frames = randomFrames(random, deflate);
             const seed = Math.floor(random() * 2 ** 32);
-            const [ours, theirs] = await Promise.all([
-              connection(server.port, `/ws/echo?maxPayload=${MAX_PAYLOAD}${deflate ? '&deflate' : ''}`, deflate, frames, rng(seed)),
+            const path = `/ws/echo?maxPayload=${MAX_PAYLOAD}${deflate ? '&deflate' : ''}`;
+            const [ours, theirs, ourStream] = await Promise.all([
+              connection(server.port, path, deflate, frames, rng(seed)),
               connection(reference.port, '/', deflate, frames, rng(seed)),
+              streamConnection(overHttp2.port, path, deflate, frames, rng(seed)),
             ]);
+            // Over HTTP/2 the reader is the same: its answers are the same as over HTTP/1.1.
+            if (!ourStream.ended || !same(ourStream, ours))
+              streamDifferences.push({ frames: describeFrames(frames), http1: ours, http2: ourStream });
             closes.set(theirs.close, (closes.get(theirs.close) ?? 0) + 1);
             if (deflate && ours.ended && wsLostTheEnd(ours, theirs)) wsLost++;
             else if (!ours.ended || !(same(ours, theirs) || failedFaster(ours, theirs) || (deflate && failedFaster(theirs, ours))))
@@ -338,10 +390,11 @@ function fuzz(adapter: string, launch: Launcher, deflate: boolean): void {
         }),
       );
       expect(differences.slice(0, 5), `${differences.length} differ`).toEqual([]);
-      expect(wsLost, 'connections whose last answers ws lost').toBeLessThan(CONNECTIONS / 20);
+      expect(streamDifferences.slice(0, 5), `${streamDifferences.length} differ over HTTP/2`).toEqual([]);
+      expect(wsLost, 'connections whose last answers ws lost').toBeLessThan(connections / 20);
       // The frames reach the checks: echoes to the end, protocol errors, invalid data, oversize.
       for (const code of [null, CloseCode.PROTOCOL_ERROR, CloseCode.INVALID_DATA, CloseCode.MESSAGE_TOO_BIG]) {
-        expect(closes.get(code), `connections ws closed with ${code}`).toBeGreaterThan(CONNECTIONS / 50);
+        expect(closes.get(code), `connections ws closed with ${code}`).toBeGreaterThan(connections / 50);
       }
       expect(await (await fetch(`${server.url}/hello`)).text()).toBe('Hello World!');
     });
