@@ -18,8 +18,8 @@ export interface Case {
   /** Where the input is cut into chunks. */
   splits: number[];
   mutated: boolean;
-  /** How many requests the input was made of (before any mutation). */
-  requests: number;
+  /** The requests the input was made of, before any mutation: method, target, and the body's bytes (unframed). */
+  requests: { method: string; target: string; body: string }[];
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
@@ -49,7 +49,7 @@ export function generate(random: () => number, count: number, options: CorpusOpt
     return out.trim();
   };
 
-  const valid = (): string => {
+  const valid = (): { text: string; method: string; target: string; body: string } => {
     const method = pick(METHODS);
     let target = options.paths ? pick(options.paths) : '/' + text(PATH_CHARS, 0, 30);
     if (random() < 0.3) target += '?' + text(PATH_CHARS + '?', 1, 20);
@@ -69,23 +69,26 @@ export function generate(random: () => number, count: number, options: CorpusOpt
     }
     if (random() < 0.2) fields.push(`Connection: ${pick(['close', 'keep-alive', 'Keep-Alive, foo'])}`);
     let body = '';
+    let data = '';
     const kind = method === 'GET' || method === 'HEAD' ? int(2) : int(3);
     if (kind === 1) {
       const payload = text(PATH_CHARS + ' \r\n', 0, 60);
       fields.splice(int(fields.length + 1), 0, `Content-Length: ${payload.length}`);
-      body = payload;
+      body = data = payload;
     } else if (kind === 2 && version === '1.1') {
       fields.splice(int(fields.length + 1), 0, 'Transfer-Encoding: chunked');
       for (let n = int(4); n > 0; n--) {
-        const data = text(PATH_CHARS, 1, 40);
+        const chunk = text(PATH_CHARS, 1, 40);
         const ext = random() < 0.3 ? `;${text(NAME_CHARS, 1, 5)}=${text(NAME_CHARS, 1, 5)}` : '';
-        body += `${data.length.toString(16)}${ext}\r\n${data}\r\n`;
+        body += `${chunk.length.toString(16)}${ext}\r\n${chunk}\r\n`;
+        data += chunk;
       }
       body += '0\r\n';
       if (random() < 0.3) body += `X-Trailer: ${value()}\r\n`;
       body += '\r\n';
     }
-    return `${method} ${target} HTTP/${version}\r\n${fields.map((f) => f + '\r\n').join('')}\r\n${body}`;
+    const head = `${method} ${target} HTTP/${version}\r\n${fields.map((f) => f + '\r\n').join('')}\r\n`;
+    return { text: head + body, method, target, body: data };
   };
 
   const BAD = ['\r', '\n', '\x00', ' ', '\t', ':', '\x7f', '\x80', '\xff', 'a', '0', ',', '"', ';', '\x01'];
@@ -104,12 +107,12 @@ export function generate(random: () => number, count: number, options: CorpusOpt
   const cases: Case[] = [];
   for (let i = 0; i < count; i++) {
     const mutated = random() < 0.5;
-    let input = valid();
-    const requests = random() < 0.2 ? 2 : 1;
-    if (requests === 2) input += valid();
+    const requests = [valid()];
+    if (random() < 0.2) requests.push(valid());
+    let input = requests.map((request) => request.text).join('');
     if (mutated) input = mutate(input);
     const splits = Array.from({ length: int(4) }, () => int(input.length + 1)).sort((a, b) => a - b);
-    cases.push({ input, splits, mutated, requests });
+    cases.push({ input, splits, mutated, requests: requests.map(({ method, target, body }) => ({ method, target, body })) });
   }
   return cases;
 }

@@ -2,7 +2,8 @@
 // routes) over real sockets to each adapter: written in random pieces with random pauses, one or
 // two per connection, then the client half-closes. Whatever the bytes, every connection gets
 // whole responses with known statuses and is closed within a bound, each request of an input left
-// whole is answered (up to a response that closes the connection), and the server serves on. It
+// whole is answered (up to a response that closes the connection), /echo gives back the body it
+// was sent, and the server serves on. It
 // found a connection left open for ever: a body cut by the client's end while a stream was being
 // written.
 import net from 'node:net';
@@ -31,10 +32,44 @@ interface Outcome {
   closed: boolean;
 }
 
-/** How many of `requests` should be answered by `text`: all of them, unless a response says it closes first. */
-function owedAnswers(text: string, requests: number): number {
-  const heads = [...text.matchAll(/HTTP\/1\.[01] \d{3} [^]*?\r\n\r\n/g)].map((m) => m[0]);
-  const closing = heads.findIndex((head) => /\r\nconnection: close\r\n/i.test(head));
+/** A response read off the wire: its head and its body's bytes (latin1 text). */
+interface Response {
+  head: string;
+  status: number;
+  body: string;
+}
+
+/** The responses in `text`, in order, to requests of these methods (a HEAD's, a 204's and a 304's have no body). */
+function responsesOf(text: string, methods: string[]): Response[] {
+  const responses: Response[] = [];
+  for (let at = 0; at < text.length;) {
+    const headEnd = text.indexOf('\r\n\r\n', at);
+    if (headEnd < 0) break;
+    const head = text.slice(at, headEnd);
+    const status = Number(head.slice(9, 12));
+    const bodiless = methods[responses.length] === 'HEAD' || status === 204 || status === 304;
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+    let body = '';
+    at = headEnd + 4;
+    if (!bodiless && length) {
+      body = text.slice(at, at + Number(length[1]));
+      at += Number(length[1]);
+    } else if (!bodiless && /\r\ntransfer-encoding: *chunked/i.test(head)) {
+      for (let size = -1; size !== 0 && at < text.length;) {
+        const lineEnd = text.indexOf('\r\n', at);
+        size = parseInt(text.slice(at, lineEnd), 16);
+        body += text.slice(lineEnd + 2, lineEnd + 2 + size);
+        at = lineEnd + 2 + size + 2;
+      }
+    }
+    responses.push({ head, status, body });
+  }
+  return responses;
+}
+
+/** How many of the requests should be answered: all of them, unless a response says it closes first. */
+function owedAnswers(responses: Response[], requests: number): number {
+  const closing = responses.findIndex(({ head }) => /\r\nconnection: close(\r\n|$)/i.test(head));
   return closing < 0 ? requests : Math.min(requests, closing + 1);
 }
 
@@ -74,6 +109,8 @@ function fuzz(adapter: string, launch: Launcher): void {
       const cases = generate(random, CONNECTIONS, { paths: PATHS, host: 'localhost' });
       const outcomes: Outcome[] = [];
       const unanswered: { input: string; got: string }[] = [];
+      const misechoed: { input: string; expected: string; got: string }[] = [];
+      let echoed = 0;
       let next = 0;
       await Promise.all(
         Array.from({ length: AT_ONCE }, async () => {
@@ -81,13 +118,27 @@ function fuzz(adapter: string, launch: Launcher): void {
             const { input, splits, mutated, requests } = cases[next++]!;
             const outcome = await exchange(server.port, input, splits, () => (random() < 0.5 ? 0 : 2));
             outcomes.push(outcome);
+            if (mutated) continue;
+            const responses = responsesOf(
+              outcome.text,
+              requests.map((request) => request.method),
+            );
             // Found so: a request pipelined behind one still being answered was dropped at the end.
-            if (!mutated && statuses(outcome.text).length !== owedAnswers(outcome.text, requests))
-              unanswered.push({ input, got: outcome.text.slice(0, 300) });
+            if (responses.length !== owedAnswers(responses, requests.length)) unanswered.push({ input, got: outcome.text.slice(0, 300) });
+            // /echo answers with the body it read, whatever pieces it came in (none on GET and HEAD).
+            responses.forEach(({ status, body }, i) => {
+              const { method, target, body: sent } = requests[i]!;
+              if (target.split('?')[0] !== '/echo' || status !== 200 || method === 'HEAD') return;
+              echoed++;
+              const expected = method === 'GET' ? '' : sent;
+              if (body !== expected) misechoed.push({ input, expected, got: body });
+            });
           }
         }),
       );
       expect(unanswered, 'requests not answered').toEqual([]);
+      expect(misechoed, 'bodies echoed wrong').toEqual([]);
+      expect(echoed).toBeGreaterThan(CONNECTIONS / 50);
       const open = outcomes.filter((o) => !o.closed);
       expect(
         open.map((o) => ({ input: o.input, got: o.text })),
