@@ -85,26 +85,14 @@ export class ResponseBody {
    * Resolves true when the stream ended meanwhile: then `aheadBytes` is its length.
    */
   async readAhead(): Promise<boolean> {
-    try {
-      while (this.aheadBytes <= READ_AHEAD_BYTES) {
-        const read = this.reader.read();
-        const result = await readyNow(read);
-        if (result === NOT_YET) {
-          this.inFlight = read;
-          return false;
-        }
-        // Cut short by `abandon`, the body did not end: what was read is not all of it.
-        if (result.done) return (this.ended = !this.abandoned);
-        const bytes = bytesOf(result.value);
-        this.ahead.push(bytes);
-        this.aheadBytes += bytes.length;
-      }
-    } catch (error) {
-      // Reported by `chunks()`, once the head is out, as for a stream that fails later.
-      this.failure = wrap(error);
-      this.cancel(error);
-    }
-    return false;
+    await this.readReady((chunk) => {
+      this.ahead.push(chunk);
+      this.aheadBytes += chunk.length;
+      return this.aheadBytes <= READ_AHEAD_BYTES;
+    });
+    // Reported by `chunks()`, once the head is out, as for a stream that fails later.
+    if (this.failure) this.cancel(this.failure.cause ?? this.failure);
+    return this.ended;
   }
 
   /**
@@ -180,36 +168,47 @@ export class ResponseBody {
 
   /**
    * `first` joined with the chunks that are ready now (within READY_TURNS each), up to BATCH_BYTES;
-   * a chunk that would pass it waits in `ahead`, a read not ready yet in `inFlight`.
+   * a chunk that would pass it waits in `ahead`, a read not ready yet in `inFlight`. A failure is
+   * thrown by `chunks()` once this run is written, as for a stream that fails after it.
    */
   private async withReady(first: Uint8Array): Promise<Uint8Array> {
     const run = [first];
     let bytes = first.length;
+    await this.readReady((chunk) => {
+      if (bytes + chunk.length > BATCH_BYTES) {
+        this.ahead.push(chunk);
+        return false;
+      }
+      run.push(chunk);
+      bytes += chunk.length;
+      return bytes < BATCH_BYTES;
+    });
+    return concatAll(run);
+  }
+
+  /**
+   * Hands the chunks the stream has ready now (each within READY_TURNS) to `take`, until it says
+   * no more. Stops too at a read not ready yet (kept in `inFlight`), at the end (`ended`; not when
+   * cut short by `abandon`: what was read is not all of it) and at a failure (`failure`).
+   */
+  private async readReady(take: (chunk: Uint8Array) => boolean): Promise<void> {
     try {
-      while (bytes < BATCH_BYTES) {
+      for (;;) {
         const read = this.reader.read();
         const result = await readyNow(read);
         if (result === NOT_YET) {
           this.inFlight = read;
-          break;
+          return;
         }
         if (result.done) {
           this.ended = !this.abandoned;
-          break;
+          return;
         }
-        const next = bytesOf(result.value);
-        if (bytes + next.length > BATCH_BYTES) {
-          this.ahead.push(next);
-          break;
-        }
-        run.push(next);
-        bytes += next.length;
+        if (!take(bytesOf(result.value))) return;
       }
     } catch (error) {
-      // Thrown by `chunks()` once this run is written, as for a stream that fails after it.
       this.failure = wrap(error);
     }
-    return concatAll(run);
   }
 
   /**
