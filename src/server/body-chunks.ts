@@ -90,8 +90,6 @@ export class ResponseBody {
       this.aheadBytes += chunk.length;
       return this.aheadBytes <= READ_AHEAD_BYTES;
     });
-    // Reported by `chunks()`, once the head is out, as for a stream that fails later.
-    if (this.failure) this.cancel(this.failure.cause ?? this.failure);
     return this.ended;
   }
 
@@ -168,8 +166,7 @@ export class ResponseBody {
 
   /**
    * `first` joined with the chunks that are ready now (within READY_TURNS each), up to BATCH_BYTES;
-   * a chunk that would pass it waits in `ahead`, a read not ready yet in `inFlight`. A failure is
-   * thrown by `chunks()` once this run is written, as for a stream that fails after it.
+   * a chunk that would pass it waits in `ahead`, a read not ready yet in `inFlight`.
    */
   private async withReady(first: Uint8Array): Promise<Uint8Array> {
     const run = [first];
@@ -189,7 +186,8 @@ export class ResponseBody {
   /**
    * Hands the chunks the stream has ready now (each within READY_TURNS) to `take`, until it says
    * no more. Stops too at a read not ready yet (kept in `inFlight`), at the end (`ended`; not when
-   * cut short by `abandon`: what was read is not all of it) and at a failure (`failure`).
+   * cut short by `abandon`: what was read is not all of it) and at a failure: the stream is
+   * cancelled, and `chunks()` throws it once the bytes before it are out, as for a later failure.
    */
   private async readReady(take: (chunk: Uint8Array) => boolean): Promise<void> {
     try {
@@ -208,6 +206,7 @@ export class ResponseBody {
       }
     } catch (error) {
       this.failure = wrap(error);
+      this.cancel(error);
     }
   }
 

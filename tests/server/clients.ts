@@ -63,6 +63,41 @@ export function raw(port: number, chunks: (string | Uint8Array)[], options: RawO
 }
 
 /** Status codes of the responses in a raw transcript, in order. */
+/** A response read off the wire: its head and its body's bytes (latin1 text). */
+export interface WireResponse {
+  head: string;
+  status: number;
+  body: string;
+}
+
+/** The responses in `text`, in order, to requests of these methods (a HEAD's, a 204's and a 304's have no body). */
+export function responsesOf(text: string, methods: readonly string[] = []): WireResponse[] {
+  const responses: WireResponse[] = [];
+  for (let at = 0; at < text.length;) {
+    const headEnd = text.indexOf('\r\n\r\n', at);
+    if (headEnd < 0) break;
+    const head = text.slice(at, headEnd);
+    const status = Number(head.slice(9, 12));
+    const bodiless = methods[responses.length] === 'HEAD' || status === 204 || status === 304;
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+    let body = '';
+    at = headEnd + 4;
+    if (!bodiless && length) {
+      body = text.slice(at, at + Number(length[1]));
+      at += Number(length[1]);
+    } else if (!bodiless && /\r\ntransfer-encoding: *chunked/i.test(head)) {
+      for (let size = -1; size !== 0 && at < text.length;) {
+        const lineEnd = text.indexOf('\r\n', at);
+        size = parseInt(text.slice(at, lineEnd), 16);
+        body += text.slice(lineEnd + 2, lineEnd + 2 + size);
+        at = lineEnd + 2 + size + 2;
+      }
+    }
+    responses.push({ head, status, body });
+  }
+  return responses;
+}
+
 export function statuses(text: string): number[] {
   return [...text.matchAll(/HTTP\/1\.[01] (\d{3}) /g)].map((m) => Number(m[1]));
 }

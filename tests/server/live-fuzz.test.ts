@@ -9,7 +9,7 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { chunksOf, generate, rng } from '../http1/corpus.js';
-import { statuses } from './clients.js';
+import { responsesOf, statuses, type WireResponse } from './clients.js';
 import { launchDeno, launchNode } from './launchers.js';
 import { useServer, type Launcher } from './suite.js';
 
@@ -32,43 +32,8 @@ interface Outcome {
   closed: boolean;
 }
 
-/** A response read off the wire: its head and its body's bytes (latin1 text). */
-interface Response {
-  head: string;
-  status: number;
-  body: string;
-}
-
-/** The responses in `text`, in order, to requests of these methods (a HEAD's, a 204's and a 304's have no body). */
-function responsesOf(text: string, methods: string[]): Response[] {
-  const responses: Response[] = [];
-  for (let at = 0; at < text.length;) {
-    const headEnd = text.indexOf('\r\n\r\n', at);
-    if (headEnd < 0) break;
-    const head = text.slice(at, headEnd);
-    const status = Number(head.slice(9, 12));
-    const bodiless = methods[responses.length] === 'HEAD' || status === 204 || status === 304;
-    const length = /\r\ncontent-length: *(\d+)/i.exec(head);
-    let body = '';
-    at = headEnd + 4;
-    if (!bodiless && length) {
-      body = text.slice(at, at + Number(length[1]));
-      at += Number(length[1]);
-    } else if (!bodiless && /\r\ntransfer-encoding: *chunked/i.test(head)) {
-      for (let size = -1; size !== 0 && at < text.length;) {
-        const lineEnd = text.indexOf('\r\n', at);
-        size = parseInt(text.slice(at, lineEnd), 16);
-        body += text.slice(lineEnd + 2, lineEnd + 2 + size);
-        at = lineEnd + 2 + size + 2;
-      }
-    }
-    responses.push({ head, status, body });
-  }
-  return responses;
-}
-
 /** How many of the requests should be answered: all of them, unless a response says it closes first. */
-function owedAnswers(responses: Response[], requests: number): number {
+function owedAnswers(responses: WireResponse[], requests: number): number {
   const closing = responses.findIndex(({ head }) => /\r\nconnection: close(\r\n|$)/i.test(head));
   return closing < 0 ? requests : Math.min(requests, closing + 1);
 }

@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Http2Options } from '../../src/http2/options.js';
 import { READ_AHEAD_BYTES } from '../../src/server/body-chunks.js';
-import { curl, fixture, raw, socketPath, statuses } from './clients.js';
+import { curl, fixture, raw, responsesOf, socketPath, statuses } from './clients.js';
 
 /** Text bodies of the sizes the writer treats differently (scanned, joined, pooled, too large to pool), in 1- to 4-byte characters. */
 export const TEXT_UNITS = ['x', 'é', '€', '😀'];
@@ -47,21 +47,6 @@ export interface Launched {
 export type Launcher = (options: TestServerOptions) => Promise<Launched>;
 
 const get = (port: number, path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${extra}\r\n`;
-
-/** The bodies of the responses in `wire`, in order (each framed by Content-Length or chunked; none of them may hold CRLF 0 CRLF CRLF). */
-function bodiesOf(wire: string): string[] {
-  const bodies: string[] = [];
-  for (let at = 0; ;) {
-    const headEnd = wire.indexOf('\r\n\r\n', at);
-    if (headEnd < 0) return bodies;
-    const length = /\r\ncontent-length: (\d+)/i.exec(wire.slice(at, headEnd));
-    const lastChunk = wire.indexOf('\r\n0\r\n\r\n', headEnd);
-    const end = length ? headEnd + 4 + Number(length[1]) : lastChunk < 0 ? wire.length : lastChunk + 7;
-    const body = wire.slice(headEnd + 4, end);
-    bodies.push(length ? body : dechunk(body).body);
-    at = end;
-  }
-}
 
 /** A chunked body's bytes (latin1 text), how many chunks it came in, and whether its last chunk came. */
 function dechunk(wire: string): { body: string; chunks: number; complete: boolean } {
@@ -669,7 +654,7 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
         socket.on('error', () => undefined);
         socket.on('close', () => resolve(all));
       });
-      expect(bodiesOf(received).map((body) => [body.length, body.slice(0, 2)])).toEqual(
+      expect(responsesOf(received).map(({ body }) => [body.length, body.slice(0, 2)])).toEqual(
         Array.from({ length: 8 }, (_, i) => [size + 2, `${i}:`]),
       );
     });

@@ -22,7 +22,7 @@ import { launchDeno, launchNode } from '../server/launchers.js';
 import { useServer, type Launcher } from '../server/suite.js';
 import { CloseCode } from '../../src/websocket/close.js';
 import { Opcode as Op } from '../../src/websocket/frame.js';
-import { clientFrame, extendedConnect } from './raw-client.js';
+import { clientFrame, extendedConnect, frameAt } from './raw-client.js';
 
 /** Connections per adapter (with permessage-deflate, whose clients wait longer, half as many), how many at once, how long one may take to end after the client's last byte. */
 const CONNECTIONS = 400;
@@ -157,18 +157,6 @@ interface Outcome {
   close: number | null;
   /** The server ended the connection within END_WITHIN_MS of the client's last byte. */
   ended: boolean;
-}
-
-/** The frame at `at`: its first byte, mask bit, payload length and where the payload starts; null when its header is cut. */
-function frameAt(bytes: Buffer, at: number): { first: number; masked: boolean; length: number; start: number } | null {
-  if (at + 2 > bytes.length) return null;
-  const masked = (bytes[at + 1]! & 0x80) !== 0;
-  const short = bytes[at + 1]! & 0x7f;
-  const extra = short === 126 ? 2 : short === 127 ? 8 : 0;
-  const start = at + 2 + extra + (masked ? 4 : 0);
-  if (start > bytes.length) return null;
-  const length = extra === 2 ? bytes.readUInt16BE(at + 2) : extra === 8 ? Number(bytes.readBigUInt64BE(at + 2)) : short;
-  return { first: bytes[at]!, masked, length, start };
 }
 
 /** Reads the server's frames: text and binary messages put together from their fragments, and inflated. */

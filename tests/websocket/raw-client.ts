@@ -52,6 +52,18 @@ export function messageFrames(first: number, payload: Uint8Array, size = 0): Buf
 export const closeFrame = (code?: number, reason: string | Uint8Array = '') =>
   clientFrame(0x88, code === undefined ? Buffer.alloc(0) : Buffer.concat([Buffer.from([code >> 8, code & 0xff]), Buffer.from(reason)]));
 
+/** The frame at `at`: its first byte, mask bit, payload length and where the payload starts; null when its header is cut. */
+export function frameAt(bytes: Buffer, at: number): { first: number; masked: boolean; length: number; start: number } | null {
+  if (at + 2 > bytes.length) return null;
+  const masked = (bytes[at + 1]! & 0x80) !== 0;
+  const short = bytes[at + 1]! & 0x7f;
+  const extra = short === 126 ? 2 : short === 127 ? 8 : 0;
+  const start = at + 2 + extra + (masked ? 4 : 0);
+  if (start > bytes.length) return null;
+  const length = extra === 2 ? bytes.readUInt16BE(at + 2) : extra === 8 ? Number(bytes.readBigUInt64BE(at + 2)) : short;
+  return { first: bytes[at]!, masked, length, start };
+}
+
 export class RawWebSocket {
   /** The status line and fields of the handshake's answer. */
   head = '';
@@ -152,26 +164,22 @@ export class RawWebSocket {
   private parse(): { frame: ServerFrame; size: number } | null {
     // A frame head is at most 14 bytes: joined as soon as it can be read.
     let b = this.buffer.length < 14 ? this.join() : this.buffer;
-    if (b.length < 2) return null;
-    if (b[1] & 0x80) throw new Error('the server sent a masked frame');
-    let length = b[1] & 0x7f;
-    let at = 2;
-    if (length === 126) {
-      if (b.length < 4) return null;
-      length = b.readUInt16BE(2);
-      at = 4;
-    } else if (length === 127) {
-      if (b.length < 10) return null;
-      length = Number(b.readBigUInt64BE(2));
-      at = 10;
-    }
-    if (b.length < at + length) {
-      if (b.length + this.pendingBytes < at + length) return null;
+    const head = frameAt(b, 0);
+    if (!head) return null;
+    if (head.masked) throw new Error('the server sent a masked frame');
+    const { first, length, start } = head;
+    if (b.length < start + length) {
+      if (b.length + this.pendingBytes < start + length) return null;
       b = this.join();
     }
     return {
-      frame: { fin: (b[0] & 0x80) !== 0, rsv: (b[0] >> 4) & 7, opcode: b[0] & 0x0f, payload: Buffer.from(b.subarray(at, at + length)) },
-      size: at + length,
+      frame: {
+        fin: (first & 0x80) !== 0,
+        rsv: (first >> 4) & 7,
+        opcode: first & 0x0f,
+        payload: Buffer.from(b.subarray(start, start + length)),
+      },
+      size: start + length,
     };
   }
 
