@@ -49,7 +49,7 @@ export function joinCookieFields(list: HeaderList): HeaderList {
   return list.flatMap((field) => (field === cookies[0] ? [joined] : isCookie(field[0]) ? [] : [field]));
 }
 
-/** A field name (RFC 9110 §5.1: a token). */
+/** A token (RFC 9110 §5.6.2): what a field name (§5.1) and a method (§9.1) are. */
 export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Anything but HTAB, SP, VCHAR and obs-text (RFC 9110 §5.5): CR, LF and NUL among them. */
 export const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;

@@ -1,6 +1,7 @@
 // A decoded request header list to a request (RFC 9113 §8.2, §8.3). Any rule broken makes the
 // request malformed, which is a stream error PROTOCOL_ERROR (§8.1.1): the connection goes on.
-import { CONNECTION_SPECIFIC, type HeaderList } from '../fields.js';
+import { CheckedStrings } from '../checked-strings.js';
+import { CONNECTION_SPECIFIC, TOKEN, type HeaderList } from '../fields.js';
 import { StreamError } from './errors.js';
 
 /** A decoded header list (the same shape as every protocol's). */
@@ -23,10 +24,22 @@ export interface RequestFields {
 }
 
 const REQUEST_PSEUDO = new Set([':method', ':scheme', ':authority', ':path', ':protocol']);
-/** §8.2.1: names are lowercase, with no control, space, DEL or non-ASCII; pseudo names start with ':'. */
-const BAD_NAME = /[^\x21-\x40\x5b-\x7e]/;
-/** §8.2.1: no NUL, CR or LF, and no leading or trailing space or tab. */
-const BAD_VALUE = /[\0\r\n]|^[ \t]|[ \t]$/;
+/**
+ * §8.2.1: a name is lowercase, with no control, space, DEL, non-ASCII or colon; and it is a token
+ * (RFC 9110 §5.1), as the HTTP/1.1 parser requires, so no request passes on one protocol that the
+ * other refuses (a `(` or `"` in a name would also make a Headers copy of the request throw).
+ */
+const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/;
+/** Names and methods come again and again (an indexed field gives the same strings each time): each is tested once. */
+const fieldNames = new CheckedStrings((name) => FIELD_NAME.test(name));
+const methods = new CheckedStrings((method) => TOKEN.test(method));
+/**
+ * §8.2.1: no NUL, CR or LF, and no leading or trailing space or tab; and, as the HTTP/1.1 parser
+ * holds, no other control character or DEL (RFC 9110 §5.5: field-vchar, SP, HTAB, obs-text).
+ */
+const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]|^[ \t]|[ \t]$/;
+/** RFC 3986 §3.1: what a scheme is. */
+const SCHEME = /^[A-Za-z][A-Za-z0-9+\-.]*$/;
 /**
  * §8.3.1: :path holds the path and query of a URI (RFC 3986 §2): visible ASCII, with no backslash,
  * which a URL parser reads as '/' in http(s) (`/x\..\admin` would reach the app as `/admin`), and
@@ -39,9 +52,9 @@ function malformed(streamId: number, why: string): StreamError {
   return new StreamError(streamId, 'PROTOCOL_ERROR', `malformed request: ${why}`);
 }
 
-/** §8.2.1: the rules a received field must follow, or the request is malformed. */
+/** §8.2.1: the rules a received field must follow, or the request is malformed (pseudo names are checked by name). */
 function checkReceivedField(streamId: number, name: string, value: string, pseudo: boolean): void {
-  if (name.length === 0 || BAD_NAME.test(pseudo ? name.slice(1) : name)) throw malformed(streamId, `field name ${JSON.stringify(name)}`);
+  if (!pseudo && !fieldNames.passes(name)) throw malformed(streamId, `field name ${JSON.stringify(name)}`);
   if (BAD_VALUE.test(value)) throw malformed(streamId, `value of ${name}`);
 }
 
@@ -73,7 +86,11 @@ export function requestFields(streamId: number, list: FieldList): RequestFields 
         throw malformed(streamId, `content-length ${value}`);
       contentLength = Number(value);
     }
-    if (name === 'host') host = value;
+    if (name === 'host') {
+      // One Host, as RFC 9112 §3.2 requires of HTTP/1.1: a second could name another origin than the URL's.
+      if (host !== null) throw malformed(streamId, 'more than one host field');
+      host = value;
+    }
     if (name === 'cookie') {
       cookies.push(value);
       continue;
@@ -84,6 +101,8 @@ export function requestFields(streamId: number, list: FieldList): RequestFields 
 
   const method = pseudo.get(':method');
   if (method === undefined) throw malformed(streamId, 'no :method');
+  // RFC 9110 §9.1: a method is a token.
+  if (!methods.passes(method)) throw malformed(streamId, `:method ${JSON.stringify(method)}`);
   const authority = pseudo.get(':authority') ?? null;
   // §8.3.1: a Host naming another entity than :authority makes the request malformed.
   if (authority !== null && host !== null && host !== authority) throw malformed(streamId, 'host differs from :authority');
@@ -98,10 +117,12 @@ export function requestFields(streamId: number, list: FieldList): RequestFields 
   const scheme = pseudo.get(':scheme');
   const path = pseudo.get(':path');
   if (scheme === undefined) throw malformed(streamId, 'no :scheme');
-  // §8.3.1: :path is not empty; for http(s) it is origin-form, or '*' for OPTIONS.
+  if (scheme !== 'http' && scheme !== 'https' && !SCHEME.test(scheme)) throw malformed(streamId, `:scheme ${JSON.stringify(scheme)}`);
+  // §8.3.1: :path is not empty; for http(s) it is origin-form, or '*' for OPTIONS. The server
+  // gives every request an http(s) URL, whatever its scheme, so it holds that rule for all
+  // (`foo` as path of a `foo:` request would make the URL `http://hostfoo`).
   if (path === undefined || path === '') throw malformed(streamId, 'no :path');
-  if ((scheme === 'http' || scheme === 'https') && path[0] !== '/' && !(path === '*' && method === 'OPTIONS'))
-    throw malformed(streamId, `:path ${path}`);
+  if (path[0] !== '/' && !(path === '*' && method === 'OPTIONS')) throw malformed(streamId, `:path ${path}`);
   if (!URI_PATH.test(path)) throw malformed(streamId, `:path ${JSON.stringify(path)}`);
   // RFC 8441 §4: an extended CONNECT has :scheme and :path (checked above) and :authority.
   if (protocol !== null && authority === null) throw malformed(streamId, 'an extended CONNECT without :authority');

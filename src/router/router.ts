@@ -1,6 +1,7 @@
 // The wirespeed router: one table per method; in each, a hash table for static paths (O(1)
 // whatever the number of routes) and a segment tree for the rest, compiled to code on the first
 // lookup after a change (compile.ts), walked over the path string by index (no split, no regex).
+import { TOKEN } from '../fields.js';
 import { compileMatcher, type Matcher, type MatcherFactory } from './compile.js';
 import { RouterError } from './errors.js';
 import { paramNames, parsePattern, type Segment } from './pattern.js';
@@ -126,8 +127,6 @@ class StandardTables<T> {
 
 const STANDARD_METHODS = Object.keys(new StandardTables()) as (keyof StandardTables<unknown>)[];
 
-/** RFC 9110 §5.6.2: a method is a token. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** The methods whose lower-case spelling is surely a slip (RFC 9110 §9.3, RFC 5789), and ALL. */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH', ANY_METHOD]);
 

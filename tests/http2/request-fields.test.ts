@@ -97,7 +97,16 @@ describe('request fields (§8.3)', () => {
     ['a pseudo-header after a regular field', [base[0], base[1], ['accept', '*/*'], base[2], base[3]]],
     ['an uppercase name (§8.2.1)', [...base, ['Accept', '*/*']]],
     ['a space in a name', [...base, ['x y', '1']]],
+    ['a colon in a name (§8.2.1)', [...base, ['x:y', '1']]],
+    ['a name that is no token (RFC 9110 §5.1)', [...base, ['x(y)', '1']]],
     ['a CR LF in a value', [...base, ['x', 'a\r\nb']]],
+    ['a control character in a value (RFC 9110 §5.5)', [...base, ['x', 'a\x01b']]],
+    ['DEL in a value', [...base, ['x', 'a\x7fb']]],
+    ['a :method that is no token (RFC 9110 §9.1)', [[':method', 'G(T'], ...base.slice(1)]],
+    ['an empty :method', [[':method', ''], ...base.slice(1)]],
+    ['a :scheme that is no scheme (RFC 3986 §3.1)', [base[0], [':scheme', 'ht tp'], ...base.slice(2)]],
+    ['a :path not in origin form for another scheme', [base[0], [':scheme', 'foo'], base[2], [':path', 'a/b']]],
+    ['two Host fields', [...base.slice(0, 2), base[3], ['host', 'a.test'], ['host', 'b.test']]],
     ['a value with leading space', [...base, ['x', ' a']]],
     ['connection (§8.2.2)', [...base, ['connection', 'keep-alive']]],
     ['transfer-encoding', [...base, ['transfer-encoding', 'chunked']]],
@@ -126,6 +135,11 @@ describe('request fields (§8.3)', () => {
     }
     expect(error).toBeInstanceOf(StreamError);
     expect(error).toMatchObject({ streamId: 7, code: 'PROTOCOL_ERROR' });
+  });
+
+  it('accepts a tab and obs-text inside a value, a method of any case, and any scheme', () => {
+    const fields = requestFields(1, [[':method', 'get'], [':scheme', 'a+b.c-d'], base[2], base[3], ['x', 'a\tb\xe9\xff']]);
+    expect(fields).toMatchObject({ method: 'get', scheme: 'a+b.c-d', headers: [['x', 'a\tb\xe9\xff']] });
   });
 
   it('accepts te: trailers and repeated equal content-lengths', () => {

@@ -43,6 +43,9 @@ const gzip = (value: string) => new Response(new Blob([value]).stream().pipeThro
 const KEPT_CHUNK_BYTES = 16 * 1024;
 const keptChunks: Uint8Array[] = [];
 
+/** A request with this field is answered with its method, URL and fields, as JSON. */
+export const SHOW_REQUEST = 'x-show-request';
+
 const hono = new Hono().basePath('/hono');
 hono.get('/users/:id', (c) => c.json({ id: c.req.param('id'), q: c.req.query('q') ?? null }));
 hono.post('/json', async (c) => c.json({ got: await c.req.json<unknown>() }, 201));
@@ -65,6 +68,8 @@ function watchCompletion(id: string, info: RequestInfo): void {
 
 async function handle(request: Request, info: RequestInfo): Promise<Response> {
   stats.calls++;
+  // The request as the handler sees it, whatever its path (tests/http2/h1-parity.test.ts).
+  if (request.headers.has(SHOW_REQUEST)) return Response.json({ method: request.method, url: request.url, headers: [...request.headers] });
   const url = new URL(request.url);
   const q = url.searchParams;
   const done = q.get('done');

@@ -27,6 +27,8 @@ export interface RawOptions {
   tls?: boolean;
   /** Stop as soon as the text received contains this many responses. */
   responses?: number;
+  /** End our side after the last chunk (the server answers what it was sent, then closes). */
+  end?: boolean;
 }
 
 /** Writes `chunks` to a fresh connection and collects everything the server sends. */
@@ -57,6 +59,7 @@ export function raw(port: number, chunks: (string | Uint8Array)[], options: RawO
         socket.write(chunk);
         if (gap) await new Promise((r) => setTimeout(r, gap));
       }
+      if (options.end) socket.end();
       timer = setTimeout(() => finish(false), wait);
     });
   });

@@ -258,10 +258,12 @@ export class Recv implements StreamHost {
   /** The request over one of HTTP/1.1's head limits, as its parser would refuse it; null within them. */
   private headError(fields: RequestFields): HttpParseError | null {
     const { maxTargetBytes, maxHeaders, maxHeadBytes } = this.limits;
-    if (fields.path.length > maxTargetBytes) return new HttpParseError('ERR_URI_TOO_LONG', `the target is over ${maxTargetBytes} bytes`);
+    // In the order HTTP/1.1's parser meets them in a head read whole: the fields as it reads
+    // them, then the target, then the head's length.
     const host = addedHost(fields);
     if (http1FieldCount(fields, host) > maxHeaders)
       return new HttpParseError('ERR_TOO_MANY_HEADERS', `more than ${maxHeaders} header fields`);
+    if (fields.path.length > maxTargetBytes) return new HttpParseError('ERR_URI_TOO_LONG', `the target is over ${maxTargetBytes} bytes`);
     if (http1HeadBytes(fields, host) > maxHeadBytes)
       return new HttpParseError('ERR_HEADER_TOO_LARGE', `the head is over ${maxHeadBytes} bytes`);
     return null;
