@@ -58,6 +58,14 @@ function checkReceivedField(streamId: number, name: string, value: string, pseud
   if (BAD_VALUE.test(value)) throw malformed(streamId, `value of ${name}`);
 }
 
+/** A regular field of a header or trailer section: §8.2.1, and §8.2.2 (the rules hold for every message, so trailers too). */
+function checkRegularField(streamId: number, name: string, value: string): void {
+  checkReceivedField(streamId, name, value, false);
+  if (CONNECTION_SPECIFIC.has(name)) throw malformed(streamId, `connection-specific field ${name}`);
+  // §8.2.2: TE may only say "trailers".
+  if (name === 'te' && value !== 'trailers') throw malformed(streamId, `te: ${value}`);
+}
+
 /** Checks a decoded request header list (§8.2, §8.3, RFC 8441 §4); throws StreamError PROTOCOL_ERROR when malformed. */
 export function requestFields(streamId: number, list: FieldList): RequestFields {
   const pseudo = new Map<string, string>();
@@ -77,10 +85,7 @@ export function requestFields(streamId: number, list: FieldList): RequestFields 
       continue;
     }
     regularSeen = true;
-    checkReceivedField(streamId, name, value, false);
-    if (CONNECTION_SPECIFIC.has(name)) throw malformed(streamId, `connection-specific field ${name}`);
-    // §8.2.2: TE may only say "trailers".
-    if (name === 'te' && value !== 'trailers') throw malformed(streamId, `te: ${value}`);
+    checkRegularField(streamId, name, value);
     if (name === 'content-length') {
       if (!/^\d{1,15}$/.test(value) || (contentLength !== null && contentLength !== Number(value)))
         throw malformed(streamId, `content-length ${value}`);
@@ -133,7 +138,7 @@ export function requestFields(streamId: number, list: FieldList): RequestFields 
 export function trailerFields(streamId: number, list: FieldList): FieldList {
   for (const [name, value] of list) {
     if (name.charCodeAt(0) === 58) throw malformed(streamId, `pseudo-header ${name} in trailers`);
-    checkReceivedField(streamId, name, value, false);
+    checkRegularField(streamId, name, value);
   }
   return list;
 }

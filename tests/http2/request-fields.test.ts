@@ -150,4 +150,18 @@ describe('request fields (§8.3)', () => {
     expect(trailerFields(3, [['x-checksum', 'abc']])).toEqual([['x-checksum', 'abc']]);
     expect(() => trailerFields(3, [[':path', '/']])).toThrow(StreamError);
   });
+
+  it('trailers follow the rules of every field section: no connection-specific field, TE only "trailers" (§8.2.2)', () => {
+    for (const field of [
+      ['connection', 'close'],
+      ['keep-alive', '5'],
+      ['transfer-encoding', 'chunked'],
+      ['upgrade', 'h2c'],
+      ['te', 'gzip'],
+      ['x(y)', '1'],
+      ['x', 'a\x01b'],
+    ] as [string, string][])
+      expect(() => trailerFields(3, [field]), field[0]).toThrow(StreamError);
+    expect(trailerFields(3, [['te', 'trailers']])).toEqual([['te', 'trailers']]);
+  });
 });
