@@ -38,7 +38,7 @@ export class RawHttp2Client {
    */
   constructor(port: number, options: { ackSettings?: boolean; ackPings?: boolean; settings?: Setting[] } = {}) {
     const { ackSettings = true, ackPings = true, settings = [] } = options;
-    this.socket = net.connect(port, '127.0.0.1');
+    this.socket = net.connect({ port, host: '127.0.0.1', noDelay: true });
     this.ready = new Promise((resolve) => this.socket.once('connect', () => resolve()));
     this.socket.on('data', (chunk: Buffer) => {
       for (const { header, payload } of this.reader.push(chunk) as RawFrame[]) {

@@ -43,7 +43,7 @@ const gzip = (value: string) => new Response(new Blob([value]).stream().pipeThro
 const KEPT_CHUNK_BYTES = 16 * 1024;
 const keptChunks: Uint8Array[] = [];
 
-/** A request with this field is answered with its method, URL and fields, as JSON. */
+/** A request with this field is answered with its method, URL, fields and body (null: none), as JSON. */
 export const SHOW_REQUEST = 'x-show-request';
 
 const hono = new Hono().basePath('/hono');
@@ -69,7 +69,10 @@ function watchCompletion(id: string, info: RequestInfo): void {
 async function handle(request: Request, info: RequestInfo): Promise<Response> {
   stats.calls++;
   // The request as the handler sees it, whatever its path (tests/http2/h1-parity.test.ts).
-  if (request.headers.has(SHOW_REQUEST)) return Response.json({ method: request.method, url: request.url, headers: [...request.headers] });
+  if (request.headers.has(SHOW_REQUEST)) {
+    const { method, url, headers, body } = request;
+    return Response.json({ method, url, headers: [...headers], body: body && (await request.text()) });
+  }
   const url = new URL(request.url);
   const q = url.searchParams;
   const done = q.get('done');
