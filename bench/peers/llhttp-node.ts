@@ -28,6 +28,8 @@ export const methods = common.methods;
 export interface LlhttpMessage {
   method: string;
   url: string;
+  /** A response's status code (0 for a request). */
+  status: number;
   versionMinor: number;
   /** Flat [name, value, name, value, ...] as llhttp reports them. */
   rawHeaders: string[];
@@ -37,17 +39,23 @@ export interface LlhttpMessage {
   upgrade: boolean;
 }
 
-/** A request parser over llhttp that collects every message (the same work node:http does). */
-export class LlhttpRequestParser {
+/**
+ * What node:http answers llhttp once a head is read: 0 to read the body the head frames, 1 to
+ * read none (a response to HEAD), 2 to stop for a new protocol (a 2xx answer to CONNECT).
+ */
+type AfterHead = (status: number) => 0 | 1 | 2;
+
+/** llhttp over one stream of messages, collecting each (the same work node:http does). */
+class LlhttpParser {
   readonly messages: LlhttpMessage[] = [];
   private readonly parser = new HTTPParser();
   private pendingHeaders: string[] = [];
   private pendingUrl = '';
   private current: LlhttpMessage | undefined;
 
-  constructor(private readonly keep = true) {
+  constructor(type: number, keep: boolean, afterHead: AfterHead) {
     const p = this.parser;
-    p.initialize(HTTPParser.REQUEST, {});
+    p.initialize(type, {});
     p[HTTPParser.kOnHeaders] = (headers: string[], url: string) => {
       for (let i = 0; i < headers.length; i++) this.pendingHeaders.push(headers[i]);
       this.pendingUrl += url;
@@ -58,7 +66,7 @@ export class LlhttpRequestParser {
       headers: string[] | undefined,
       method: number,
       url: string | undefined,
-      _status: unknown,
+      status: number | undefined,
       _reason: unknown,
       upgrade: boolean,
       keepAlive: boolean,
@@ -67,6 +75,7 @@ export class LlhttpRequestParser {
       this.current = {
         method: methods[method],
         url: url ?? this.pendingUrl,
+        status: status ?? 0,
         versionMinor: minor,
         rawHeaders,
         body: [],
@@ -76,11 +85,11 @@ export class LlhttpRequestParser {
       };
       this.pendingHeaders = [];
       this.pendingUrl = '';
-      return 0;
+      return afterHead(status ?? 0);
     };
     p[HTTPParser.kOnBody] = (chunk: Uint8Array, start?: number, length?: number) => {
       const piece = start === undefined ? chunk : chunk.subarray(start, start + length!);
-      if (this.keep) this.current!.body.push(piece.slice());
+      if (keep) this.current!.body.push(piece.slice());
     };
     p[HTTPParser.kOnMessageComplete] = () => {
       const message = this.current!;
@@ -88,7 +97,7 @@ export class LlhttpRequestParser {
       // As node:http does: a trailer flush carries the old URL, so drop it with the trailers.
       this.pendingHeaders = [];
       this.pendingUrl = '';
-      if (this.keep) this.messages.push(message);
+      if (keep) this.messages.push(message);
     };
   }
 
@@ -105,5 +114,21 @@ export class LlhttpRequestParser {
 
   close(): void {
     this.parser.close();
+  }
+}
+
+/** A request parser over llhttp. */
+export class LlhttpRequestParser extends LlhttpParser {
+  constructor(keep = true) {
+    super(HTTPParser.REQUEST, keep, () => 0);
+  }
+}
+
+/** A response parser over llhttp, told the request's method as node:http's client tells it (lib/_http_client.js). */
+export class LlhttpResponseParser extends LlhttpParser {
+  constructor(requestMethod = 'GET') {
+    super(HTTPParser.RESPONSE, true, (status) =>
+      requestMethod === 'HEAD' ? 1 : requestMethod === 'CONNECT' && status >= 200 && status < 300 ? 2 : 0,
+    );
   }
 }

@@ -844,6 +844,21 @@ describe('responses', () => {
     expect(parseResponse(encode('HTTP/1.1 200\r\nContent-Length: 0\r\n\r\n')).status).toBe(200);
   });
 
+  it('accepts obs-text in a reason phrase (RFC 9112 §4), whole or split, and refuses a control character', () => {
+    const input = Buffer.from('HTTP/1.1 200 caf\xe9 cr\xe8me\r\nContent-Length: 2\r\n\r\nok', 'latin1');
+    const whole = parseResponse(input);
+    expect([whole.status, whole.reason, decode(whole.body)]).toEqual([200, 'caf\xe9 cr\xe8me', 'ok']);
+    for (let cut = 1; cut < input.length; cut++) {
+      const seen: string[] = [];
+      const parser = new ResponseParser({ onHead: (head) => seen.push(head.reason) });
+      parser.execute(input.subarray(0, cut));
+      parser.execute(input.subarray(cut));
+      expect(seen, `cut at ${cut}`).toEqual(['caf\xe9 cr\xe8me']);
+    }
+    expect(parseResponse(Buffer.from('HTTP/1.1 200 \xe9\r\n\r\n', 'latin1'), { requestMethod: 'HEAD' }).reason).toBe('\xe9');
+    expect(errorCode(() => parseResponse(encode('HTTP/1.1 200 a\x01b\r\n\r\n')))).toBe('ERR_INVALID_STATUS');
+  });
+
   it('reads until close when there is no framing, and keepAlive is then false', () => {
     const r = parseResponse(encode('HTTP/1.1 200 OK\r\n\r\nall the rest'));
     expect([decode(r.body), r.keepAlive]).toEqual(['all the rest', false]);
@@ -878,6 +893,14 @@ describe('responses', () => {
     expect(decode(chunked.body)).toBe('zz');
     const close = parseResponse(encode('HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\nraw'));
     expect([decode(close.body), close.keepAlive]).toEqual(['raw', false]);
+  });
+
+  it('chunked twice is an error where the body is framed by it, not a read until close (RFC 9112 §7)', () => {
+    for (const te of ['Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked', 'Transfer-Encoding: chunked, gzip, chunked'])
+      expect(errorCode(() => parseResponse(encode(`HTTP/1.1 200 OK\r\n${te}\r\n\r\n0\r\n\r\n`)))).toBe('ERR_INVALID_TRANSFER_ENCODING');
+    // A response without a body has no framing to doubt.
+    const head = parseResponse(encode('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, chunked\r\n\r\n'), { requestMethod: 'HEAD' });
+    expect([head.status, head.keepAlive]).toEqual([200, true]);
   });
 
   it.each([

@@ -260,6 +260,23 @@ fn parse_request<'b>(
     Ok(Some(len))
 }
 
+/// The reason phrase of a status line whose code ends at `code_end`, as (offset, length): from
+/// after the code's space to the line's CR (or bare LF, when lenient). httparse checked its bytes.
+fn reason_after_code(buf: &[u8], code_end: usize) -> (usize, usize) {
+    let lf = find_lf(&buf[code_end..]).map_or(buf.len(), |at| code_end + at);
+    let end = if lf > code_end && buf[lf - 1] == b'\r' {
+        lf - 1
+    } else {
+        lf
+    };
+    let off = if buf.get(code_end) == Some(&b' ') {
+        code_end + 1
+    } else {
+        code_end
+    };
+    (off, end.saturating_sub(off))
+}
+
 fn parse_response<'b>(
     buf: &'b [u8],
     start_line: Option<usize>,
@@ -288,15 +305,15 @@ fn parse_response<'b>(
     if code < 100 {
         return Err(ParseError::InvalidStatus);
     }
-    let reason = reason.as_bytes();
     let start = buf.iter().position(|&b| b == b'H').unwrap_or(0);
-    // An empty reason may not point into `buf`; the status line then ends after the code.
-    let reason_off = if reason.is_empty() {
-        start + "HTTP/1.1 200".len()
+    // An empty reason from httparse may not point into `buf`: it gives "" both for no reason and
+    // for one with obs-text, which RFC 9112 §4 allows (it hands out only text it knows is UTF-8).
+    let (reason_off, reason_len) = if reason.is_empty() {
+        reason_after_code(buf, start + "HTTP/1.1 200".len())
     } else {
-        offset_in(buf, reason)
+        (offset_in(buf, reason.as_bytes()), reason.len())
     };
-    let line_end = reason_off + reason.len();
+    let line_end = reason_off + reason_len;
     let lines = Lines {
         start,
         line_end,
@@ -315,7 +332,7 @@ fn parse_response<'b>(
     {
         BODY_NONE
     } else {
-        framing.body_response()
+        framing.body_response()?
     };
     if code == 101 || tunnel {
         flags |= FLAG_UPGRADE;
@@ -327,7 +344,7 @@ fn parse_response<'b>(
     }
 
     out[slot::A_OFF] = reason_off as u32;
-    out[slot::A_LEN] = reason.len() as u32;
+    out[slot::A_LEN] = reason_len as u32;
     out[slot::B_OFF] = u32::from(code);
     out[slot::B_LEN] = 0;
     write_common(out, flags, minor, body, framing.length, count);
@@ -607,9 +624,15 @@ impl Framing {
     }
 
     /// RFC 9112 §6.3 for responses: chunked last → chunked; other codings → read until close.
-    fn body_response(&self) -> u32 {
-        if self.has_te {
-            if self.chunked_last && self.chunked_count == 1 {
+    /// Chunked twice (§7: a sender MUST NOT apply it more than once) leaves the framing in doubt:
+    /// decoded once, the body is still chunked, and a client waiting for the close would hang on
+    /// a server that keeps the connection. An error, as for requests (llhttp decodes it once).
+    fn body_response(&self) -> Result<u32, ParseError> {
+        Ok(if self.has_te {
+            if self.chunked_count > 1 {
+                return Err(ParseError::InvalidTransferEncoding);
+            }
+            if self.chunked_last {
                 BODY_CHUNKED
             } else {
                 BODY_UNTIL_CLOSE
@@ -618,7 +641,7 @@ impl Framing {
             BODY_LENGTH
         } else {
             BODY_UNTIL_CLOSE
-        }
+        })
     }
 
     fn connection_flags(&self, minor: u8) -> u32 {
