@@ -124,11 +124,18 @@ export class LlhttpRequestParser extends LlhttpParser {
   }
 }
 
-/** A response parser over llhttp, told the request's method as node:http's client tells it (lib/_http_client.js). */
+/**
+ * A response parser over llhttp, told the request's method as node:http's client tells it
+ * (lib/_http_client.js): one method for every response, or one per request answered in turn
+ * (pipelined requests; an interim 1xx answers none).
+ */
 export class LlhttpResponseParser extends LlhttpParser {
-  constructor(requestMethod = 'GET') {
-    super(HTTPParser.RESPONSE, true, (status) =>
-      requestMethod === 'HEAD' ? 1 : requestMethod === 'CONNECT' && status >= 200 && status < 300 ? 2 : 0,
-    );
+  constructor(requestMethod: string | readonly string[] = 'GET') {
+    let answered = 0;
+    super(HTTPParser.RESPONSE, true, (status) => {
+      const method = typeof requestMethod === 'string' ? requestMethod : (requestMethod[answered] ?? 'GET');
+      if (status >= 200) answered++;
+      return method === 'HEAD' ? 1 : method === 'CONNECT' && status >= 200 && status < 300 ? 2 : 0;
+    });
   }
 }

@@ -46,6 +46,27 @@ const keptChunks: Uint8Array[] = [];
 /** A request with this field is answered with its method, URL, fields and body (null: none), as JSON. */
 export const SHOW_REQUEST = 'x-show-request';
 
+/** A response as a test describes it (tests/server/response-framing.test.ts): its body a string, a stream of 3-byte pieces, or bytes. */
+export interface ResponseSpec {
+  status: number;
+  body: string | null;
+  kind: 'string' | 'stream' | 'bytes';
+  headers: [string, string][];
+}
+
+function specResponse({ status, body, kind, headers }: ResponseSpec): Response {
+  const encoded = body === null ? null : new TextEncoder().encode(body);
+  const pieces = (bytes: Uint8Array) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < bytes.length; at += 3) controller.enqueue(bytes.slice(at, at + 3));
+        controller.close();
+      },
+    });
+  const made = encoded === null || kind === 'string' ? body : kind === 'bytes' ? encoded : pieces(encoded);
+  return new Response(made, { status, headers });
+}
+
 const hono = new Hono().basePath('/hono');
 hono.get('/users/:id', (c) => c.json({ id: c.req.param('id'), q: c.req.query('q') ?? null }));
 hono.post('/json', async (c) => c.json({ got: await c.req.json<unknown>() }, 201));
@@ -87,6 +108,8 @@ async function handle(request: Request, info: RequestInfo): Promise<Response> {
       return new Response(`${q.get('id')}:${(q.get('unit') ?? 'x').repeat(Number(q.get('n')))}`);
     case '/path':
       return text(`${request.method} ${url.pathname}${url.search}`);
+    case '/from-spec':
+      return specResponse(JSON.parse(q.get('spec')!) as ResponseSpec);
     case '/echo':
       return new Response(await request.arrayBuffer(), {
         headers: { 'content-type': request.headers.get('content-type') ?? 'application/octet-stream' },
