@@ -48,6 +48,12 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Any base URL: a relative reference that parses against it parses against the client's. */
 const RELATIVE_CHECK_BASE = 'http://localhost/';
 const TEXT_PLAIN = 'text/plain;charset=UTF-8';
+/**
+ * A Content-Type as the Fetch standard serializes the MIME type it extracts (lowercase type and
+ * parameter names, no spaces, token values): `blob()` gives it as the type. Any other value, or a
+ * parameter named twice, goes through the real Response, which parses it as the standard says.
+ */
+const SERIALIZED_MIME = /^[a-z0-9!#$%&'*+.^_`|~-]+\/[a-z0-9!#$%&'*+.^_`|~-]+(?:;[a-z0-9!#$%&'*+.^_`|~-]+=[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
 const FORM_URLENCODED = 'application/x-www-form-urlencoded;charset=UTF-8';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -80,6 +86,16 @@ function bodyStream(source: StreamSource): ReadableStream<Uint8Array> {
   );
   streamSources.set(stream, source);
   return stream;
+}
+
+/** Whether `type` is already what the Fetch standard would serialize it as (SERIALIZED_MIME, each parameter once). */
+function isSerializedMime(type: string): boolean {
+  if (!SERIALIZED_MIME.test(type)) return false;
+  const names = type
+    .split(';')
+    .slice(1)
+    .map((parameter) => parameter.slice(0, parameter.indexOf('=')));
+  return new Set(names).size === names.length;
 }
 
 let partsOf: (response: Response) => LightParts | undefined;
@@ -144,9 +160,11 @@ class LightResponseImpl {
       const source = streamSources.get(body);
       if (source && !source.taken) {
         // The untouched body stream of another light response: its bytes, so its length, are known.
-        source.taken = true;
-        body.getReader(); // locked, as a Response that takes a stream leaves it
+        // Both share it, as two Responses share a stream: whichever reads it first has the body,
+        // and the other finds it read (undici's order; Deno's Response copies the body instead).
         this.#body = source.body;
+        this.#stream = source;
+        this.#streamObject = body as ReadableStream<Uint8Array>;
       } else this.#body = body as ReadableStream<Uint8Array>; // any other stream (a file's): the server reads it
     } else return false;
 
@@ -266,6 +284,7 @@ class LightResponseImpl {
     if (!this.#stream) {
       this.#stream = { body: this.#body as KeptBody, taken: this.#used }; // a stream body went to #real()
       this.#streamObject = bodyStream(this.#stream);
+      if (this.#used) this.#streamObject.getReader(); // read already: locked, as the standard leaves it
     }
     return this.#streamObject;
   }
@@ -313,6 +332,7 @@ class LightResponseImpl {
     const native = this.#real();
     if (native) return native.blob();
     const type = this.headers.get('content-type') ?? '';
+    if (type !== '' && type !== TEXT_PLAIN && !isSerializedMime(type)) return this.toResponse().blob();
     return this.#consume().then((body) => new Blob([body], { type }));
   }
 
@@ -345,18 +365,28 @@ class LightResponseImpl {
     if (this.bodyUsed) return Promise.reject(new TypeError('the response body was already read'));
     this.#used = true;
     if (this.#stream) this.#stream.taken = true;
+    // Its stream, if one was handed out, is locked from now on, as the standard's read leaves it.
+    if (this.#streamObject && !this.#streamObject.locked) this.#streamObject.getReader();
     return Promise.resolve((this.#body as KeptBody) ?? new Uint8Array(0)); // a stream body went to #real()
   }
 
   /** The real Response, made once; from then on every member is its. */
   toResponse(): Response {
     if (this.#native) return this.#native;
+    // A stream not made here may have been read by another holder since it was given (a response
+    // re-wrapped from it and then read): a locked one is taken as read, not refused.
+    const taken = this.#taken || (this.#body instanceof ReadableStream && this.#body.locked);
     const body = this.#streamObject && !this.#stream!.taken ? this.#streamObject : this.#body;
-    this.#native = new NativeResponse(this.#taken ? null : body, {
+    const fields = fieldList(this.#headers ?? this.#given()); // pairs: the runtime never reads a LightHeaders' state
+    this.#native = new NativeResponse(taken ? new ReadableStream() : body, {
       status: this.#status,
       statusText: this.#statusText,
-      headers: fieldList(this.#headers ?? this.#given()), // pairs: the runtime never reads a LightHeaders' state
+      headers: fields,
     });
+    // The body's default Content-Type is added at construction only: one deleted since stays deleted.
+    if (!hasField(fields, 'content-type')) this.#native.headers.delete('content-type');
+    // A body read already stays read (not an empty one to read again): disturbed and locked.
+    if (taken) void this.#native.body!.getReader().read();
     return this.#native;
   }
 }

@@ -108,7 +108,10 @@ describe('LightResponse', () => {
     const first = new LightResponse('wrapped', { status: 201, statusText: 'Made', headers: { 'x-a': '1' } });
     const second = new LightResponse(first.body, first);
     second.headers.set('x-b', '2');
-    const parts = lightPartsOf(second)!;
+    // Both hold the one stream, as two of Node's Responses do, until one of them reads it.
+    expect(second.body).toBe(first.body);
+    expect([first.bodyUsed, first.body!.locked]).toEqual([false, false]);
+    const parts = lightPartsOf(second)!; // the server takes the body
     expect(parts.body).toBe('wrapped');
     expect([parts.status, parts.statusText]).toEqual([201, 'Made']);
     expect([...parts.headers]).toEqual([
@@ -116,9 +119,14 @@ describe('LightResponse', () => {
       ['x-a', '1'],
       ['x-b', '2'],
     ]);
-    // The first one's body went to the second, as with a real Response.
     expect(first.bodyUsed).toBe(true);
-    expect(first.body!.locked).toBe(true);
+    await expect(first.text()).rejects.toThrow(TypeError);
+    // Read by the first, the body is gone from the second: the server refuses it.
+    const fourth = new LightResponse('again');
+    const fifth = new LightResponse(fourth.body, fourth);
+    expect(await fourth.text()).toBe('again');
+    expect([fifth.bodyUsed, fourth.body!.locked]).toEqual([true, true]);
+    expect(() => lightPartsOf(fifth)).toThrow(TypeError);
     // A body stream someone started reading cannot be taken over: a real Response gets it.
     const third = new LightResponse('partly');
     const reader = third.body!.getReader();
