@@ -113,7 +113,13 @@ export class RequestBody {
   readable(): ReadableStream<Uint8Array> {
     if (this.stream) return this.stream;
     const refusal = this.collector ? new TypeError('the request body was already read') : this.dropped;
-    if (refusal) return (this.stream = new ReadableStream({ start: (c) => c.error(refusal) }));
+    if (refusal) {
+      this.stream = new ReadableStream({ start: (c) => c.error(refusal) });
+      // Read whole already: locked, as the Fetch standard leaves a read body's stream (so no
+      // Request takes it as a body). A dropped one stays open to a reader, to say why.
+      if (this.collector) this.stream.getReader();
+      return this.stream;
+    }
     this.stream = new ReadableStream<Uint8Array>(
       {
         start: (controller) => {

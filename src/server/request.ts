@@ -157,6 +157,9 @@ export class IncomingRequest {
   }
 
   get headers(): Headers {
+    // Once the real Request exists its fields are the truth: a copy of this request (`new
+    // Request(request)`, `fetch(request)`) reads them, so a change made now must land there.
+    if (this.#request) return this.#request.headers;
     return (this.#headers ??= headersOf(joinCookieFields(this.#head.headers)));
   }
 
@@ -223,11 +226,15 @@ export class IncomingRequest {
     if (this.#request) return this.#request;
     const body = this.#body();
     const init: RequestInit & { duplex?: 'half' } = { method: this.method, headers: this.headers, signal: this.#context.signal() };
+    const used = body?.used ?? false;
     if (body) {
-      init.body = body.readable();
+      // A body read already (`text()`, or its stream) stays read: a new stream, disturbed and locked.
+      init.body = used ? new ReadableStream() : body.readable();
       init.duplex = 'half';
     }
-    return (this.#request = new NativeRequest(this.url, init));
+    const request = new NativeRequest(this.url, init);
+    if (used) void request.body!.getReader().read();
+    return (this.#request = request);
   }
 
   /**
