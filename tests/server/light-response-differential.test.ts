@@ -11,6 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { LightResponse, RuntimeResponse } from '../../src/server/light-response.js';
 import { rng } from '../http1/corpus.js';
+import { readBodyStream, runProgram, type Operations } from './programs.js';
 
 const PROGRAMS = 4000;
 const MOST_STEPS = 6;
@@ -101,15 +102,7 @@ interface State {
 
 const text = async (stream: ReadableStream<Uint8Array> | null) =>
   stream === null ? null : Buffer.from(await new Response(stream).arrayBuffer()).toString('latin1');
-const readStream = async (response: Response) => {
-  const reader = response.body?.getReader();
-  if (!reader) return null;
-  let out = '';
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) out += Buffer.from(chunk.value).toString('latin1');
-  return out;
-};
-
-const OPERATIONS: Record<string, (state: State) => unknown> = {
+const OPERATIONS: Operations<State> = {
   status: ({ response }) => response.status,
   statusText: ({ response }) => response.statusText,
   ok: ({ response }) => response.ok,
@@ -130,7 +123,7 @@ const OPERATIONS: Record<string, (state: State) => unknown> = {
   },
   formData: async ({ response }) =>
     [...(await response.formData())].map(([name, value]) => [name, typeof value === 'string' ? value : 'a file']),
-  'read the body stream': ({ response }) => readStream(response),
+  'read the body stream': ({ response }) => readBodyStream(response),
   'tee the body stream': async ({ response }) => {
     const [a, b] = response.body!.tee();
     return [await text(a), await text(b), response.bodyUsed];
@@ -177,29 +170,12 @@ const OPERATIONS: Record<string, (state: State) => unknown> = {
   },
 };
 
-const show = (value: unknown) => JSON.stringify(value) ?? String(value);
 /** A FormData body's boundary is random: the same on both once named alike. */
 const sameBoundary = (line: string) => line.replace(/formdata-undici-\d+/g, 'formdata-undici-N');
 
-/** What each step of the program gives on `R`: `name=value`, or `name!ErrorClass`. */
-async function run(R: ResponseClass, body: unknown, init: unknown, steps: string[]): Promise<string[]> {
-  let response: Response;
-  try {
-    response = new R(body as BodyInit, init as ResponseInit);
-  } catch (error) {
-    return [`new!${(error as Error).constructor.name}`];
-  }
-  const state: State = { R, response };
-  const out: string[] = [];
-  for (const step of steps) {
-    try {
-      out.push(sameBoundary(`${step}=${show(await OPERATIONS[step]!(state))}`));
-    } catch (error) {
-      out.push(`${step}!${(error as Error).constructor.name}`);
-    }
-  }
-  return out;
-}
+/** The program on `R`: its response made from `body` and `init`, then the steps. */
+const run = async (R: ResponseClass, body: unknown, init: unknown, steps: string[]) =>
+  (await runProgram(() => ({ R, response: new R(body as BodyInit, init as ResponseInit) }) as State, OPERATIONS, steps)).map(sameBoundary);
 
 describe('LightResponse against the runtime Response, on random programs', () => {
   it(`does what the runtime Response does, step for step, on ${PROGRAMS} programs`, async () => {

@@ -13,6 +13,7 @@ import { ServerRequest } from '../../src/server/global-request.js';
 import { RequestBody } from '../../src/server/request-body.js';
 import { asRequest, IncomingRequest, NativeRequest } from '../../src/server/request.js';
 import { rng } from '../http1/corpus.js';
+import { readBodyStream, runProgram, type Operations } from './programs.js';
 
 const PROGRAMS = 4000;
 const MOST_STEPS = 6;
@@ -89,15 +90,7 @@ interface State {
   clone?: Request;
 }
 
-const readStream = async (request: Request) => {
-  const reader = request.body?.getReader();
-  if (!reader) return null;
-  let out = '';
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) out += Buffer.from(chunk.value).toString('latin1');
-  return out;
-};
-
-const OPERATIONS: Record<string, (state: State) => unknown> = {
+const OPERATIONS: Operations<State> = {
   method: ({ request }) => request.method,
   url: ({ request }) => request.url,
   fields: ({ request }) => [...request.headers],
@@ -119,7 +112,7 @@ const OPERATIONS: Record<string, (state: State) => unknown> = {
       name,
       typeof value === 'string' ? value : [value.name, value.type, value.size],
     ]),
-  'read the body stream': ({ request }) => readStream(request),
+  'read the body stream': ({ request }) => readBodyStream(request),
   clone: (state) => void (state.clone = state.request.clone()),
   'clone: text': ({ clone }) => clone?.text(),
   'clone: fields': ({ clone }) => clone && [...clone.headers],
@@ -153,21 +146,9 @@ const OPERATIONS: Record<string, (state: State) => unknown> = {
   'own keys': ({ request }) => Object.keys(request),
 };
 
-const show = (value: unknown) => JSON.stringify(value) ?? String(value);
-
-/** What each step gives on the request `make` makes: `name=value`, or `name!ErrorClass`. */
-async function run(make: (sent: Sent) => Request, sent: Sent, steps: string[]): Promise<string[]> {
-  const state: State = { request: make(sent) };
-  const out: string[] = [];
-  for (const step of steps) {
-    try {
-      out.push(`${step}=${show(await OPERATIONS[step]!(state))}`);
-    } catch (error) {
-      out.push(`${step}!${(error as Error).constructor.name}`);
-    }
-  }
-  return out;
-}
+/** The program on the request `make` makes. */
+const run = (make: (sent: Sent) => Request, sent: Sent, steps: string[]) =>
+  runProgram(() => ({ request: make(sent) }) as State, OPERATIONS, steps);
 
 describe("the server's lazy Request against the runtime Request, on random programs", () => {
   it(`does what the runtime Request does, step for step, on ${PROGRAMS} programs`, async () => {
