@@ -4,6 +4,7 @@
 // have: `new Request(request, init)` threw (Node: "Cannot read properties of undefined (reading
 // 'window')"; Deno: "Argument 1 is not of type Request"), where @hono/node-server's requests and
 // the runtime's own are taken. Every other use is the runtime's class, untouched.
+import { installServerFetch } from './global-fetch.js';
 import { installLightResponse } from './light-response.js';
 import { IncomingRequest, NATIVE_REQUEST, NativeRequest } from './request.js';
 
@@ -31,8 +32,9 @@ export function installServerRequest(): void {
   if (globalThis.Request !== ServerRequest) globalThis.Request = ServerRequest;
 }
 
-/** What `overrideGlobalObjects` (the default) installs: LightResponse and ServerRequest. */
+/** What `overrideGlobalObjects` (the default) installs: LightResponse, ServerRequest and ServerFetch. */
 export function installGlobalObjects(): void {
   installLightResponse();
   installServerRequest();
+  installServerFetch();
 }

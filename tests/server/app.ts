@@ -447,6 +447,12 @@ async function handle(request: Request, info: RequestInfo): Promise<Response> {
     case '/gzipped':
       // An upstream that compresses: gzip bytes, with their own length.
       return new Response(await gzip(GZIPPED_TEXT), { headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' } });
+    case '/forward':
+      // A proxy that forwards the request it got as it is: its Host names the upstream.
+      return fetch(request);
+    case '/forward-after-read':
+      await request.text();
+      return fetch(request).catch((error: Error) => text(`refused: ${error.name}`, 502));
     case '/proxied-gzip':
       // `return fetch(upstream)` as it is: fetch decoded the body but kept both coding fields.
       return fetch(new URL('/gzipped', request.url));

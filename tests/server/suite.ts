@@ -5,6 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Agent, fetch as undiciFetch } from 'undici';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -844,6 +845,34 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
         again: 'TypeError',
         replaced: 'replaced',
       });
+    });
+
+    it('forwards the request it got with fetch(request), as a proxy does, and refuses one whose body was read', async () => {
+      const upstream = http.createServer((req, res) => {
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        req.on('end', () => res.end(JSON.stringify({ method: req.method, url: req.url, field: req.headers['x-client'], body })));
+      });
+      await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+      try {
+        const host = `127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+        const forward = (path: string) =>
+          raw(server.port, [
+            `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nX-Client: 7\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello`,
+          ]);
+        const { text } = await forward('/forward?q=1');
+        if (!expectations.globalsReplaced) return void expect(statuses(text)).toEqual([500]);
+        expect(statuses(text)).toEqual([200]);
+        expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toEqual({
+          method: 'POST',
+          url: '/forward?q=1',
+          field: '7',
+          body: 'hello',
+        });
+        expect((await forward('/forward-after-read')).text).toMatch(/^HTTP\/1\.1 502 [^]*refused: TypeError$/);
+      } finally {
+        upstream.close();
+      }
     });
 
     it('keeps the length of a response re-wrapped by middleware (new Response(res.body, res))', async () => {

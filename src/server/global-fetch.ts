@@ -1,0 +1,29 @@
+// The `fetch` serve() installs as the global one (unless `overrideGlobalObjects: false`): the
+// runtime's own, which takes the server's lazy requests as input too, as it takes its own
+// Requests. A runtime's fetch makes a Request of its input with its own class, which reads the
+// private state a lazy request does not have: a proxy forwarding what it got, `fetch(request)`,
+// failed on Node ("Cannot read properties of undefined (reading 'window')", as on
+// @hono/node-server) and on Deno ("Argument 1 is not of type Request"), where Deno.serve's own
+// requests are taken. The request goes as its real Request: its body streamed on, its signal
+// aborting the upstream when the client leaves; a body read already is refused, as for any Request.
+import { IncomingRequest } from './request.js';
+
+/** The runtime's own fetch, even when this module loads after the global was replaced. */
+const NATIVE_FETCH = Symbol.for('wirespeed.NativeFetch');
+const nativeFetch: typeof fetch = (globalThis.fetch as unknown as Record<symbol, typeof fetch>)[NATIVE_FETCH] ?? globalThis.fetch;
+
+// (async: a request that cannot go, its body read already, rejects as fetch does, never throws.)
+async function serverFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  return nativeFetch(input instanceof IncomingRequest ? input.sourceFor(init) : input, init);
+}
+
+Object.defineProperty(serverFetch, 'name', { value: 'fetch' });
+Object.defineProperty(serverFetch, NATIVE_FETCH, { value: nativeFetch });
+
+/** The runtime's fetch, taking the server's requests as input too; typed as fetch. */
+export const ServerFetch: typeof fetch = serverFetch;
+
+/** Replaces the global fetch with ServerFetch (once; idempotent). */
+export function installServerFetch(): void {
+  if (globalThis.fetch !== ServerFetch) globalThis.fetch = ServerFetch;
+}
