@@ -8,22 +8,25 @@
 // aborting the upstream when the client leaves; a body read already is refused, as for any Request.
 import { IncomingRequest } from './request.js';
 
-/** The runtime's own fetch, even when this module loads after the global was replaced. */
-const NATIVE_FETCH = Symbol.for('wirespeed.NativeFetch');
-const nativeFetch: typeof fetch = (globalThis.fetch as unknown as Record<symbol, typeof fetch>)[NATIVE_FETCH] ?? globalThis.fetch;
+/**
+ * The fetch this one hands every call to: the global one when it was installed, so a wrapper
+ * installed before serve() (an APM's, a test's mock) keeps seeing every call.
+ */
+let innerFetch: typeof fetch = globalThis.fetch;
 
 // (async: a request that cannot go, its body read already, rejects as fetch does, never throws.)
 async function serverFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-  return nativeFetch(input instanceof IncomingRequest ? input.sourceFor(init) : input, init);
+  return innerFetch(input instanceof IncomingRequest ? input.sourceFor(init) : input, init);
 }
 
 Object.defineProperty(serverFetch, 'name', { value: 'fetch' });
-Object.defineProperty(serverFetch, NATIVE_FETCH, { value: nativeFetch });
 
 /** The runtime's fetch, taking the server's requests as input too; typed as fetch. */
 export const ServerFetch: typeof fetch = serverFetch;
 
-/** Replaces the global fetch with ServerFetch (once; idempotent). */
+/** Replaces the global fetch with ServerFetch, which calls the one it replaces (once; idempotent). */
 export function installServerFetch(): void {
-  if (globalThis.fetch !== ServerFetch) globalThis.fetch = ServerFetch;
+  if (globalThis.fetch === ServerFetch) return;
+  innerFetch = globalThis.fetch;
+  globalThis.fetch = ServerFetch;
 }

@@ -2,6 +2,7 @@
 // requests as input (the behaviour suite checks that over real sockets), and a Request in every
 // other way.
 import { describe, expect, it } from 'vitest';
+import { ServerFetch, installServerFetch } from '../../src/server/global-fetch.js';
 import { ServerRequest } from '../../src/server/global-request.js';
 import { NativeRequest } from '../../src/server/request.js';
 
@@ -21,5 +22,24 @@ describe('ServerRequest', () => {
       false,
       false,
     ]);
+  });
+
+  it('fetch, once installed, hands every call to the fetch it replaced (a wrapper installed before serve() keeps seeing them)', async () => {
+    const original = globalThis.fetch;
+    const seen: string[] = [];
+    const wrapper = ((input: RequestInfo | URL, init?: RequestInit) => {
+      seen.push(String(input instanceof Request ? input.url : input));
+      return original(input, init);
+    }) as typeof fetch;
+    globalThis.fetch = wrapper;
+    try {
+      installServerFetch();
+      installServerFetch();
+      expect([globalThis.fetch, ServerFetch.name]).toEqual([ServerFetch, 'fetch']);
+      await fetch('data:text/plain,hi').then((response) => response.text());
+      expect(seen).toEqual(['data:text/plain,hi']);
+    } finally {
+      globalThis.fetch = original;
+    }
   });
 });
