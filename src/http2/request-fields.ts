@@ -52,15 +52,15 @@ function malformed(streamId: number, why: string): StreamError {
   return new StreamError(streamId, 'PROTOCOL_ERROR', `malformed request: ${why}`);
 }
 
-/** §8.2.1: the rules a received field must follow, or the request is malformed (pseudo names are checked by name). */
-function checkReceivedField(streamId: number, name: string, value: string, pseudo: boolean): void {
-  if (!pseudo && !fieldNames.passes(name)) throw malformed(streamId, `field name ${JSON.stringify(name)}`);
+/** §8.2.1: the value of any received field, pseudo or not, or the request is malformed. */
+function checkValue(streamId: number, name: string, value: string): void {
   if (BAD_VALUE.test(value)) throw malformed(streamId, `value of ${name}`);
 }
 
 /** A regular field of a header or trailer section: §8.2.1, and §8.2.2 (the rules hold for every message, so trailers too). */
 function checkRegularField(streamId: number, name: string, value: string): void {
-  checkReceivedField(streamId, name, value, false);
+  if (!fieldNames.passes(name)) throw malformed(streamId, `field name ${JSON.stringify(name)}`);
+  checkValue(streamId, name, value);
   if (CONNECTION_SPECIFIC.has(name)) throw malformed(streamId, `connection-specific field ${name}`);
   // §8.2.2: TE may only say "trailers".
   if (name === 'te' && value !== 'trailers') throw malformed(streamId, `te: ${value}`);
@@ -80,7 +80,7 @@ export function requestFields(streamId: number, list: FieldList): RequestFields 
       if (!REQUEST_PSEUDO.has(name)) throw malformed(streamId, `pseudo-header ${name}`);
       if (regularSeen) throw malformed(streamId, `${name} after a regular field`);
       if (pseudo.has(name)) throw malformed(streamId, `${name} twice`);
-      checkReceivedField(streamId, name, value, true);
+      checkValue(streamId, name, value); // its name is one of REQUEST_PSEUDO
       pseudo.set(name, value);
       continue;
     }

@@ -6,7 +6,7 @@
 // @hono/node-server) and on Deno ("Argument 1 is not of type Request"), where Deno.serve's own
 // requests are taken. The request goes as its real Request: its body streamed on, its signal
 // aborting the upstream when the client leaves; a body read already is refused, as for any Request.
-import { IncomingRequest } from './request.js';
+import { runtimeInput } from './request.js';
 
 /**
  * The fetch this one hands every call to: the global one when it was installed, so a wrapper
@@ -16,7 +16,7 @@ let innerFetch: typeof fetch = globalThis.fetch;
 
 // (async: a request that cannot go, its body read already, rejects as fetch does, never throws.)
 async function serverFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-  return innerFetch(input instanceof IncomingRequest ? input.sourceFor(init) : input, init);
+  return innerFetch(runtimeInput(input, init), init);
 }
 
 Object.defineProperty(serverFetch, 'name', { value: 'fetch' });

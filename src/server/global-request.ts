@@ -6,11 +6,11 @@
 // the runtime's own are taken. Every other use is the runtime's class, untouched.
 import { installServerFetch } from './global-fetch.js';
 import { installLightResponse } from './light-response.js';
-import { IncomingRequest, NATIVE_REQUEST, NativeRequest } from './request.js';
+import { NATIVE_REQUEST, NativeRequest, runtimeInput } from './request.js';
 
 class ServerRequestClass extends NativeRequest {
   constructor(input: RequestInfo | URL, init?: RequestInit) {
-    super(input instanceof IncomingRequest ? input.sourceFor(init) : input, init);
+    super(runtimeInput(input, init), init);
   }
 
   // Requests the runtime makes (and those made before the global was replaced) are Requests too.

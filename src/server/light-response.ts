@@ -17,7 +17,7 @@
 // after `new Response(body, { headers })` still goes out. @hono/node-server's serveStatic calls
 // `onFound` after making its response, and the Cache-Control a hono app sets there was lost.
 import { fieldList, isFieldName } from '../fields.js';
-import { delegateToNative } from './native-delegate.js';
+import { delegateToNative, withBodyRead } from './native-delegate.js';
 import { headersOf, isHeaderValueAsIs } from './light-headers.js';
 
 /** The runtime's own Response, even when this module loads after the global was replaced. */
@@ -378,15 +378,10 @@ class LightResponseImpl {
     const taken = this.#taken || (this.#body instanceof ReadableStream && this.#body.locked);
     const body = this.#streamObject && !this.#stream!.taken ? this.#streamObject : this.#body;
     const fields = fieldList(this.#headers ?? this.#given()); // pairs: the runtime never reads a LightHeaders' state
-    this.#native = new NativeResponse(taken ? new ReadableStream() : body, {
-      status: this.#status,
-      statusText: this.#statusText,
-      headers: fields,
-    });
+    const init = { status: this.#status, statusText: this.#statusText, headers: fields };
+    this.#native = taken ? withBodyRead((read) => new NativeResponse(read, init)) : new NativeResponse(body, init);
     // The body's default Content-Type is added at construction only: one deleted since stays deleted.
     if (!hasField(fields, 'content-type')) this.#native.headers.delete('content-type');
-    // A body read already stays read (not an empty one to read again): disturbed and locked.
-    if (taken) void this.#native.body!.getReader().read();
     return this.#native;
   }
 }

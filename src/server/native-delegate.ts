@@ -2,6 +2,17 @@
 // other member of the web class to a real instance, made on first use. They pass `instanceof`.
 
 /**
+ * A real Request or Response standing in for one whose body was read already: made by `make` with
+ * a stream that is then disturbed and locked, so it says `bodyUsed` and refuses reads and copies
+ * as the standard does (made with no body, it would read as empty, again and again).
+ */
+export function withBodyRead<T extends { readonly body: ReadableStream | null }>(make: (body: ReadableStream) => T): T {
+  const made = make(new ReadableStream());
+  void made.body!.getReader().read();
+  return made;
+}
+
+/**
  * Gives `lazy` every method and getter of `native` that it does not define, each forwarding to
  * `real(this)`, and makes `lazy` inherit from `native` so `instanceof` holds.
  */

@@ -3,7 +3,7 @@
 // and a header or two. So this object answers those from the parsed head and makes the real
 // `Request` only when something else is asked of it. It passes `instanceof Request`.
 import { joinCookieFields, type HeaderList } from '../fields.js';
-import { delegateToNative } from './native-delegate.js';
+import { delegateToNative, withBodyRead } from './native-delegate.js';
 import { headersOf } from './light-headers.js';
 import type { Exchange } from './exchange.js';
 import { RequestBody } from './request-body.js';
@@ -225,16 +225,11 @@ export class IncomingRequest {
   toRequest(): Request {
     if (this.#request) return this.#request;
     const body = this.#body();
-    const init: RequestInit & { duplex?: 'half' } = { method: this.method, headers: this.headers, signal: this.#context.signal() };
-    const used = body?.used ?? false;
-    if (body) {
-      // A body read already (`text()`, or its stream) stays read: a new stream, disturbed and locked.
-      init.body = used ? new ReadableStream() : body.readable();
-      init.duplex = 'half';
-    }
-    const request = new NativeRequest(this.url, init);
-    if (used) void request.body!.getReader().read();
-    return (this.#request = request);
+    const init: RequestInit = { method: this.method, headers: this.headers, signal: this.#context.signal() };
+    if (!body) return (this.#request = new NativeRequest(this.url, init));
+    const withBody = (stream: ReadableStream) => new NativeRequest(this.url, { ...init, body: stream, duplex: 'half' } as RequestInit);
+    // A body read already (`text()`, or its stream) stays read.
+    return (this.#request = body.used ? withBodyRead(withBody) : withBody(body.readable()));
   }
 
   /**
@@ -251,6 +246,14 @@ export class IncomingRequest {
 
 // Everything else a Request has (clone(), formData(), cache, ...) goes to the real one.
 delegateToNative(IncomingRequest.prototype, NativeRequest.prototype, (self) => (self as IncomingRequest).toRequest(), 'Request');
+
+/**
+ * What a runtime Request constructor or fetch takes for `input`: a request of this server in the
+ * form `sourceFor` gives it (they cannot read a lazy one), anything else as it is.
+ */
+export function runtimeInput(input: RequestInfo | URL, init: RequestInit | undefined): RequestInfo | URL {
+  return input instanceof IncomingRequest ? input.sourceFor(init) : input;
+}
 
 /** The handler's view of an IncomingRequest. */
 export function asRequest(request: IncomingRequest): Request {

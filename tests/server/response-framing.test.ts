@@ -115,8 +115,6 @@ function exchange(port: number, exchanges: Exchange[]): Promise<Read> {
   });
 }
 
-const field = (message: LlhttpMessage, name: string) =>
-  message.rawHeaders.filter((_, i) => i % 2 === 0 && message.rawHeaders[i]!.toLowerCase() === name).length > 0;
 const fieldValues = (message: LlhttpMessage) => {
   const out: [string, string][] = [];
   for (let i = 0; i < message.rawHeaders.length; i += 2) out.push([message.rawHeaders[i]!.toLowerCase(), message.rawHeaders[i + 1]!]);
@@ -142,7 +140,8 @@ function wrongness(exchange: Exchange, message: LlhttpMessage): string | null {
   const fields = fieldValues(message);
   for (const [name, value] of spec.headers)
     if (!SERVER_FIELDS.has(name) && !fields.some(([n, v]) => n === name && v === value)) return `no ${name}: ${value}`;
-  if (NO_CONTENT.has(spec.status) && spec.status !== 304 && field(message, 'transfer-encoding')) return 'transfer-encoding without content';
+  if (NO_CONTENT.has(spec.status) && spec.status !== 304 && fields.some(([name]) => name === 'transfer-encoding'))
+    return 'transfer-encoding without content';
   return null;
 }
 
