@@ -1,5 +1,7 @@
 // Random programs run alike on a class of ours and on the runtime's (LightResponse and Response,
 // the lazy Request and Request): what each step gives is compared, its value or its error's class.
+// Runtime-neutral: the differentials run them under vitest on Node and as scripts on Deno.
+import { rng } from '../http1/corpus.js';
 
 /** A program's steps by name, each working on the program's state. */
 export type Operations<State> = Record<string, (state: State) => unknown>;
@@ -30,4 +32,58 @@ export async function readBodyStream(holder: { readonly body: ReadableStream<Uin
   let out = '';
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) out += Buffer.from(chunk.value).toString('latin1');
   return out;
+}
+
+/** A program whose steps gave different results on our class and the runtime's. */
+export interface Difference {
+  program: string;
+  ours: string[];
+  runtime: string[];
+}
+
+/** A drawn program's subject: its name, and the state it starts from on each class. */
+export interface ProgramSubject<State> {
+  name: string;
+  ours: () => State;
+  runtime: () => State;
+}
+
+export interface CompareOptions {
+  seed: number;
+  count: number;
+  /** The most steps of a program (at least one). */
+  mostSteps: number;
+  /** How many differing programs to keep (10). */
+  keep?: number;
+  /** Operations left out (a known defect of a runtime, said where it is left out). */
+  without?: readonly string[];
+}
+
+/**
+ * `count` random programs (from `seed`) run on both classes: the first `keep` that differ, how many
+ * differ, and how many of those that agreed reached an error (a check that the programs go where
+ * errors are, not only where values are).
+ */
+export async function comparePrograms<State>(
+  operations: Operations<State>,
+  draw: (random: () => number) => ProgramSubject<State>,
+  { seed, count, mostSteps, keep = 10, without = [] }: CompareOptions,
+  normalize: (step: string) => string = (step) => step,
+): Promise<{ differences: Difference[]; differing: number; errors: number }> {
+  const random = rng(seed);
+  const names = Object.keys(operations).filter((name) => !without.includes(name));
+  const differences: Difference[] = [];
+  let differing = 0;
+  let errors = 0;
+  for (let n = 0; n < count; n++) {
+    const subject = draw(random);
+    const steps = Array.from({ length: 1 + Math.floor(random() * mostSteps) }, () => names[Math.floor(random() * names.length)]!);
+    const ours = (await runProgram(subject.ours, operations, steps)).map(normalize);
+    const runtime = (await runProgram(subject.runtime, operations, steps)).map(normalize);
+    if (ours.join('\n') !== runtime.join('\n')) {
+      differing++;
+      if (differences.length < keep) differences.push({ program: `${subject.name}: ${steps.join(', ')}`, ours, runtime });
+    } else if (ours.some((step) => step.includes('!'))) errors++;
+  }
+  return { differences, differing, errors };
 }
