@@ -126,6 +126,12 @@ export abstract class MessageParser<H extends MessageHead> {
     if (this.failure) throw this.failure;
     if (this.state === BODY_TO_CLOSE) return this.complete();
     if (this.state === UPGRADED || this.state === CLOSED || (this.state === HEAD && onlyEmptyLines(this.pending))) return;
+    if (this.state === HEAD && this.pendingHead && !this.paused) {
+      // Bytes of a head that came after its last line began are held unparsed (see run): parsed now,
+      // so a bad byte among them gives its own error, as the same input given whole does.
+      this.pendingHead = false;
+      this.execute(EMPTY);
+    }
     this.failure = new HttpParseError('ERR_INCOMPLETE', 'the input ended inside a message');
     throw this.failure;
   }

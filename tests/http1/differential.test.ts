@@ -10,6 +10,8 @@ import { chunksOf, generate, rng } from './corpus.js';
 interface Outcome {
   verdict: 'ok' | 'incomplete' | 'error';
   messages: string[];
+  /** Ours only: the error's code. */
+  code?: string;
 }
 
 const flat = (list: HeaderList) => list.flat();
@@ -38,7 +40,8 @@ function ours(chunks: Uint8Array[]): Outcome {
     parser.finish();
     return { verdict: 'ok', messages };
   } catch (error) {
-    return { verdict: (error as { code?: string }).code === 'ERR_INCOMPLETE' ? 'incomplete' : 'error', messages };
+    const code = (error as { code?: string }).code;
+    return { verdict: code === 'ERR_INCOMPLETE' ? 'incomplete' : 'error', messages, code };
   }
 }
 
@@ -120,6 +123,9 @@ const ALLOWED: { name: string; rfc: string; applies: (input: string, ours: Outco
   },
 ];
 
+/** Cases fed at every split point (each some 100-400 bytes, so some 100,000 parses). */
+const SPLIT_CASES = 500;
+
 describe('differential: wirespeed vs llhttp (node:http)', () => {
   const cases = generate(rng(0x5eed), 4000);
 
@@ -150,5 +156,32 @@ describe('differential: wirespeed vs llhttp (node:http)', () => {
     // The corpus really exercises both sides.
     expect(agreedValid).toBeGreaterThan(1500);
     expect(agreedRejected).toBeGreaterThan(300);
+  });
+});
+
+describe('the parser reads an input alike however it is split', () => {
+  // The corpus's own cases, each cut in two at every byte boundary and fed a byte at a time: the
+  // messages, the verdict and the error's code must be those of the input fed whole.
+  const cases = generate(rng(0x5b1), SPLIT_CASES);
+
+  it(`split at every byte boundary and byte by byte, ${SPLIT_CASES} cases`, () => {
+    const differing: string[] = [];
+    let splits = 0;
+    for (const c of cases) {
+      const bytes = encode(c.input);
+      const whole = JSON.stringify(ours([bytes]));
+      const cuts = [
+        ...Array.from({ length: bytes.length - 1 }, (_, i) => chunksOf(bytes, [i + 1])),
+        chunksOf(bytes, [...bytes.keys()].slice(1)),
+      ];
+      for (const chunks of cuts) {
+        splits++;
+        const split = JSON.stringify(ours(chunks));
+        if (split !== whole && differing.length < 10)
+          differing.push(JSON.stringify({ input: c.input, pieces: chunks.map((chunk) => chunk.length), whole, split }));
+      }
+    }
+    expect(differing).toEqual([]);
+    expect(splits).toBeGreaterThan(SPLIT_CASES * 50);
   });
 });

@@ -463,6 +463,23 @@ describe('incremental parsing', () => {
       expect({ input, finish: ended(input) }).toEqual({ input, finish: 'ERR_INCOMPLETE' });
   });
 
+  it('gives a bad byte that came after its line began its own error at the end of input, as whole input does', () => {
+    // Bytes of a line that has not ended are parsed once a line ends (a head dribbled a byte at a
+    // time is not parsed again per byte); at the end of input they are parsed once more, so the
+    // error is the bad byte's, not ERR_INCOMPLETE.
+    for (const [start, rest, code] of [
+      ['GET / HTTP/1.1\r\nHost: a\r\n', '\r;x', 'ERR_INVALID_NEWLINE'],
+      [`${GET}Y`, 'V(j, x', 'ERR_INVALID_METHOD'],
+      ['GET / HTTP/1.1\r\nA', ' (b', 'ERR_INVALID_HEADER'],
+    ]) {
+      const ended = (...pieces: string[]) => {
+        const parser = new RequestParser({ onHead: () => {} });
+        return errorCode(() => (pieces.forEach((piece) => parser.execute(encode(piece))), parser.finish()));
+      };
+      expect({ start, rest, split: ended(start!, rest!), whole: ended(start! + rest!) }).toEqual({ start, rest, split: code, whole: code });
+    }
+  });
+
   it('rejects a bad byte in a head delivered one byte at a time, before the head ends', () => {
     const parser = new RequestParser({ onHead: () => {} });
     const bytes = encode('GET / HTTP/1.1\r\nBad\x01Name: x\r\n');
@@ -626,6 +643,7 @@ describe('strict rejections', () => {
     ['GET / HTTP/1.1\r\n Host: a\r\n\r\n', 'ERR_INVALID_HEADER'],
     ['GET / HTTP/1.1\r\n: empty-name\r\n\r\n', 'ERR_INVALID_HEADER'],
     ['G(T / HTTP/1.1\r\n\r\n', 'ERR_INVALID_METHOD'],
+    [' GET / HTTP/1.1\r\n\r\n', 'ERR_INVALID_METHOD'],
     ['GET /a\x7f HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
     ['GET /\xe9 HTTP/1.1\r\n\r\n', 'ERR_INVALID_TARGET'],
     // A URL parser would read `\` as `/` (path confusion): refused.

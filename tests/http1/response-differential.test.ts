@@ -12,6 +12,8 @@ import { ResponseParser, type HeaderList } from '../../src/http1/index.js';
 import { rng } from './corpus.js';
 
 const RESPONSES = 4000;
+/** Responses fed at every split point (some 60-300 bytes each). */
+const SPLIT_CASES = 500;
 
 interface Case {
   input: string;
@@ -23,6 +25,8 @@ interface Case {
 interface Outcome {
   verdict: 'ok' | 'error';
   messages: string[];
+  /** Ours only: the error's code. */
+  code?: string;
 }
 
 /** How a response is framed: the ways servers frame them, then ways they must not. */
@@ -168,7 +172,7 @@ function generate(random: () => number, count: number): Case[] {
   });
 }
 
-function pieces({ input, cuts }: Case): Buffer[] {
+function pieces({ input, cuts }: Case): Uint8Array[] {
   const bytes = Buffer.from(input, 'latin1');
   return [0, ...cuts, bytes.length].slice(1).map((end, i) => bytes.subarray([0, ...cuts][i], end));
 }
@@ -177,7 +181,7 @@ const message = (status: number, minor: number, headers: string[], body: string,
   JSON.stringify({ status, minor, headers, body, keepAlive, trailers });
 const flat = (list: HeaderList) => list.flat();
 
-function ours(c: Case): Outcome {
+function ours(c: Case, input = pieces(c)): Outcome {
   const messages: string[] = [];
   let head: { status: number; minor: number; headers: string[]; keepAlive: boolean } | undefined;
   let body = '';
@@ -196,11 +200,11 @@ function ours(c: Case): Outcome {
     { requestMethod: c.requestMethod },
   );
   try {
-    for (const piece of pieces(c)) parser.execute(piece);
+    for (const piece of input) parser.execute(piece);
     parser.finish();
     return { verdict: 'ok', messages };
-  } catch {
-    return { verdict: 'error', messages };
+  } catch (error) {
+    return { verdict: 'error', messages, code: (error as { code?: string }).code };
   }
 }
 
@@ -323,5 +327,32 @@ describe('differential: the response parser vs llhttp (node:http client)', () =>
     expect(agreedValid).toBeGreaterThan(RESPONSES / 2);
     expect(agreedRejected).toBeGreaterThan(RESPONSES / 10);
     expect(explained.size).toBeGreaterThan(ALLOWED.length - 2);
+  });
+});
+
+describe('the response parser reads a response alike however it is split', () => {
+  // Generated responses cut in two at every byte boundary and fed a byte at a time: the messages,
+  // the verdict and the error's code must be those of the input fed whole.
+  const cases = generate(rng(0x5b2), SPLIT_CASES);
+
+  it(`split at every byte boundary and byte by byte, ${SPLIT_CASES} responses`, () => {
+    const differing: string[] = [];
+    let splits = 0;
+    for (const c of cases) {
+      const bytes = Buffer.from(c.input, 'latin1');
+      const whole = JSON.stringify(ours(c, [bytes]));
+      const inputs = [
+        ...Array.from({ length: bytes.length - 1 }, (_, i) => [bytes.subarray(0, i + 1), bytes.subarray(i + 1)]),
+        [...bytes].map((b) => Uint8Array.of(b)),
+      ];
+      for (const input of inputs) {
+        splits++;
+        const split = JSON.stringify(ours(c, input));
+        if (split !== whole && differing.length < 10)
+          differing.push(JSON.stringify({ ...c, pieces: input.map((piece) => piece.length), whole, split }));
+      }
+    }
+    expect(differing).toEqual([]);
+    expect(splits).toBeGreaterThan(SPLIT_CASES * 50);
   });
 });

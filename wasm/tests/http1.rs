@@ -66,6 +66,9 @@ fn strict_rejections() {
         (b"GET / HTTP/2.0\r\n\r\n", ParseError::UnsupportedVersion),
         (b"GET / HTXP/1.1\r\n\r\n", ParseError::InvalidVersion),
         (b"G@T / HTTP/1.1\r\n\r\n", ParseError::InvalidMethod),
+        // A leading space is an empty method, not a bad target (only empty lines may come first).
+        (b" GET / HTTP/1.1\r\n\r\n", ParseError::InvalidMethod),
+        (b"\r\n GET / HTTP/1.1\r\n\r\n", ParseError::InvalidMethod),
         (b"GET /\x7f HTTP/1.1\r\n\r\n", ParseError::InvalidTarget),
         (b"GET /\xc3\xa9 HTTP/1.1\r\n\r\n", ParseError::InvalidTarget),
         (

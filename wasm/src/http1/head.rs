@@ -456,7 +456,10 @@ fn request_error(e: httparse::Error, buf: &[u8]) -> ParseError {
         E::TooManyHeaders => ParseError::TooManyHeaders,
         E::Version => ParseError::InvalidVersion,
         E::Token => {
-            let line = buf.trim_ascii_start();
+            // Past the empty lines a request may start with (RFC 9112 §2.2), not past spaces: a
+            // line that starts with one has an empty method.
+            let first = buf.iter().position(|&b| b != b'\r' && b != b'\n');
+            let line = &buf[first.unwrap_or(buf.len())..];
             let method = line.split(|&b| b == b' ').next().unwrap_or_default();
             if is_token(method) && line.len() > method.len() {
                 ParseError::InvalidTarget
