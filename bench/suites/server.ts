@@ -4,7 +4,8 @@
 // Bun.serve; wirespeed on Node (defaults, and with Node's own Response) and on Deno (Deno's
 // Response, and LightResponse). Over TLS: node:https and Deno.serve.
 // The `hono` groups run one hono app (hono-app.ts) on wirespeed and on the servers hono users run
-// it on today: @hono/node-server (the baseline) and Deno.serve.
+// it on today: @hono/node-server (the baseline) and Deno.serve. The `h3` groups run one h3 app
+// (h3-app.ts) on wirespeed and on h3's own server, srvx (the baseline).
 import { freePort, loadClient, peakRss, runLoad, ServerProcess, type LoadRun, type LoadSpec } from '../harness/load.js';
 import { quantile } from '../harness/stats.js';
 import type { BenchCase, LoadRuns, Suite } from '../harness/types.js';
@@ -43,6 +44,11 @@ function honoImplementations(): ServerImpl[] {
   ).concat(needing(['hono'], denoServers('wirespeed-deno-hono', 'deno-serve-hono')));
 }
 
+/** The servers of the h3 app (h3-app.ts): wirespeed against h3's own server (srvx). */
+function h3Implementations(): ServerImpl[] {
+  return needing(['h3'], [nodeServer('wirespeed-node-h3'), nodeServer('srvx-node-h3', { baseline: true })]);
+}
+
 const CONNECTIONS = 50;
 const GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'>; hello?: boolean }[] = [
   { group: 'hello text', spec: { path: '/hello', connections: CONNECTIONS, pipeline: 1 }, hello: true },
@@ -75,6 +81,13 @@ const HONO_GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'> }[] = [
   { group: 'hono: 20 KB file (serveStatic)', spec: { path: '/static/file.bin', connections: CONNECTIONS, pipeline: 1 } },
   { group: 'hono: 200 KB file (serveStatic)', spec: { path: '/static/large.bin', connections: CONNECTIONS, pipeline: 1 } },
   { group: 'hono: HTML page streamed in 100 writes (stream())', spec: { path: '/page', connections: CONNECTIONS, pipeline: 1 } },
+];
+
+const H3_GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'> }[] = [
+  { group: 'h3: hello (a string)', spec: { path: '/hello', connections: CONNECTIONS, pipeline: 1 } },
+  { group: 'h3: JSON (an object)', spec: { path: '/json', connections: CONNECTIONS, pipeline: 1 } },
+  { group: 'h3: route param (JSON)', spec: { path: '/items/42', connections: CONNECTIONS, pipeline: 1 } },
+  { group: 'h3: a Response of the handler', spec: { path: '/response', connections: CONNECTIONS, pipeline: 1 } },
 ];
 
 const median = (values: number[]) =>
@@ -151,6 +164,7 @@ export const serverSuite: Suite = {
     }
     for (const { group, spec } of TLS_GROUPS) for (const impl of tlsImplementations()) add(group, impl, spec);
     for (const { group, spec } of HONO_GROUPS) for (const impl of honoImplementations()) add(group, impl, spec);
+    for (const { group, spec } of H3_GROUPS) for (const impl of h3Implementations()) add(group, impl, spec);
     return cases;
   },
 };

@@ -105,6 +105,19 @@ async function start(): Promise<void> {
       await serve({ port, hostname: host, fetch: honoApp(serveStatic).fetch }).ready;
       return;
     }
+    case 'wirespeed-node-h3': {
+      const { serve } = await import('../../../src/server/node.js');
+      const { h3App } = await import('./h3-app.js');
+      await serve({ port, hostname: host, fetch: h3App().fetch }).ready;
+      return;
+    }
+    case 'srvx-node-h3': {
+      // h3's own server: srvx on node:http, which writes srvx's FastResponse without making a Response.
+      const { serve } = await import('h3');
+      const { h3App } = await import('./h3-app.js');
+      await serve(h3App(), { port, hostname: host, silent: true }).ready();
+      return;
+    }
     case 'hono-node-hono': {
       const { serve } = await import('@hono/node-server');
       const { honoApp } = await import('./hono-app.js');
