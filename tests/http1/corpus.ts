@@ -126,3 +126,29 @@ export function chunksOf(bytes: Uint8Array, splits: number[]): Uint8Array[] {
   }
   return out;
 }
+
+/**
+ * The feeds of each case that give another outcome than the case fed whole (the first 10, as
+ * JSON), and how many feeds were tried: each case cut in two at every byte boundary, then fed a
+ * byte at a time. A parser must read an input alike however it arrives.
+ */
+export function splitDifferences<C>(
+  cases: readonly C[],
+  bytesOf: (c: C) => Uint8Array,
+  outcome: (c: C, pieces: Uint8Array[]) => unknown,
+): { differing: string[]; feeds: number } {
+  const differing: string[] = [];
+  let feeds = 0;
+  for (const c of cases) {
+    const bytes = bytesOf(c);
+    const whole = JSON.stringify(outcome(c, [bytes]));
+    const cuts = Array.from({ length: bytes.length - 1 }, (_, i) => [bytes.subarray(0, i + 1), bytes.subarray(i + 1)]);
+    for (const pieces of [...cuts, [...bytes].map((byte) => Uint8Array.of(byte))]) {
+      feeds++;
+      const split = JSON.stringify(outcome(c, pieces));
+      if (split !== whole && differing.length < 10)
+        differing.push(JSON.stringify({ case: c, pieces: pieces.map((piece) => piece.length), whole, split }));
+    }
+  }
+  return { differing, feeds };
+}
