@@ -5,7 +5,8 @@
 // Response, and LightResponse). Over TLS: node:https and Deno.serve.
 // The `hono` groups run one hono app (hono-app.ts) on wirespeed and on the servers hono users run
 // it on today: @hono/node-server (the baseline) and Deno.serve. The `h3` groups run one h3 app
-// (h3-app.ts) on wirespeed and on h3's own server, srvx (the baseline).
+// (h3-app.ts) on wirespeed and on h3's own server, srvx (the baseline); the `Elysia` groups one
+// Elysia app (elysia-app.ts) on wirespeed and on Elysia's Node adapter (the baseline).
 import { freePort, loadClient, peakRss, runLoad, ServerProcess, type LoadRun, type LoadSpec } from '../harness/load.js';
 import { quantile } from '../harness/stats.js';
 import type { BenchCase, LoadRuns, Suite } from '../harness/types.js';
@@ -49,6 +50,11 @@ function h3Implementations(): ServerImpl[] {
   return needing(['h3'], [nodeServer('wirespeed-node-h3'), nodeServer('srvx-node-h3', { baseline: true })]);
 }
 
+/** The servers of the Elysia app (elysia-app.ts): wirespeed against Elysia's own Node adapter. */
+function elysiaImplementations(): ServerImpl[] {
+  return needing(['elysia', '@elysiajs/node'], [nodeServer('wirespeed-node-elysia'), nodeServer('elysia-node-elysia', { baseline: true })]);
+}
+
 const CONNECTIONS = 50;
 const GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'>; hello?: boolean }[] = [
   { group: 'hello text', spec: { path: '/hello', connections: CONNECTIONS, pipeline: 1 }, hello: true },
@@ -88,6 +94,12 @@ const H3_GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'> }[] = [
   { group: 'h3: JSON (an object)', spec: { path: '/json', connections: CONNECTIONS, pipeline: 1 } },
   { group: 'h3: route param (JSON)', spec: { path: '/items/42', connections: CONNECTIONS, pipeline: 1 } },
   { group: 'h3: a Response of the handler', spec: { path: '/response', connections: CONNECTIONS, pipeline: 1 } },
+];
+
+const ELYSIA_GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'> }[] = [
+  { group: 'Elysia: hello (a string)', spec: { path: '/hello', connections: CONNECTIONS, pipeline: 1 } },
+  { group: 'Elysia: JSON (an object)', spec: { path: '/json', connections: CONNECTIONS, pipeline: 1 } },
+  { group: 'Elysia: route param (JSON)', spec: { path: '/items/42', connections: CONNECTIONS, pipeline: 1 } },
 ];
 
 const median = (values: number[]) =>
@@ -165,6 +177,7 @@ export const serverSuite: Suite = {
     for (const { group, spec } of TLS_GROUPS) for (const impl of tlsImplementations()) add(group, impl, spec);
     for (const { group, spec } of HONO_GROUPS) for (const impl of honoImplementations()) add(group, impl, spec);
     for (const { group, spec } of H3_GROUPS) for (const impl of h3Implementations()) add(group, impl, spec);
+    for (const { group, spec } of ELYSIA_GROUPS) for (const impl of elysiaImplementations()) add(group, impl, spec);
     return cases;
   },
 };

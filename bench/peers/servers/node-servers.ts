@@ -118,6 +118,19 @@ async function start(): Promise<void> {
       await serve(h3App(), { port, hostname: host, silent: true }).ready();
       return;
     }
+    case 'wirespeed-node-elysia': {
+      const { serve } = await import('../../../src/server/node.js');
+      const { elysiaApp } = await import('./elysia-app.js');
+      await serve({ port, hostname: host, fetch: elysiaApp().fetch }).ready;
+      return;
+    }
+    case 'elysia-node-elysia': {
+      // Elysia's own Node adapter (srvx on node:http).
+      const { node } = await import('@elysiajs/node');
+      const { elysiaApp } = await import('./elysia-app.js');
+      await new Promise<void>((resolve) => elysiaApp(node()).listen({ port, hostname: host }, () => resolve()));
+      return;
+    }
     case 'hono-node-hono': {
       const { serve } = await import('@hono/node-server');
       const { honoApp } = await import('./hono-app.js');
