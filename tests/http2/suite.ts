@@ -418,6 +418,22 @@ export function http2Suite(name: string, launch: Launcher): void {
       expect((await stats(server.url)).calls - before).toBeLessThan(1100);
     });
 
+    it('cuts a flood of streams the client makes the server reset (MadeYouReset, CVE-2025-8671)', async () => {
+      // Each stream starts a handler, then draws a stream error from the server (a WINDOW_UPDATE of
+      // 0 on it, RFC 9113 §6.9): resets the server makes count against the same limit.
+      const before = (await stats(server.url)).calls;
+      const client = new RawHttp2Client(server.port);
+      await client.ready;
+      for (let id = 1; id < 2 * 3000 && !client.closed; id += 2) {
+        client.request(id, 'GET', '/slow?ms=1000');
+        client.send(FrameType.WINDOW_UPDATE, 0, id, uint32Bytes(0));
+      }
+      expect(await client.goaway()).toBe('ENHANCE_YOUR_CALM');
+      expect(await client.waitClosed()).toBe(true);
+      expect(client.count(FrameType.RST_STREAM)).toBeGreaterThan(900);
+      expect((await stats(server.url)).calls - before).toBeLessThan(1100);
+    });
+
     it('bounds a header block across CONTINUATION frames (CVE-2024-27316)', async () => {
       const client = new RawHttp2Client(server.port);
       client.request(1, 'GET', '/hello', { endHeaders: false });
