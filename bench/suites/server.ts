@@ -6,7 +6,8 @@
 // The `hono` groups run one hono app (hono-app.ts) on wirespeed and on the servers hono users run
 // it on today: @hono/node-server (the baseline) and Deno.serve. The `h3` groups run one h3 app
 // (h3-app.ts) on wirespeed and on h3's own server, srvx (the baseline); the `Elysia` groups one
-// Elysia app (elysia-app.ts) on wirespeed and on Elysia's Node adapter (the baseline).
+// Elysia app (elysia-app.ts) on wirespeed and on Elysia's Node adapter (the baseline); the `GraphQL
+// Yoga` group one Yoga app (yoga-app.ts) on wirespeed and on node:http, Yoga's own Node path.
 import { freePort, loadClient, peakRss, runLoad, ServerProcess, type LoadRun, type LoadSpec } from '../harness/load.js';
 import { quantile } from '../harness/stats.js';
 import type { BenchCase, LoadRuns, Suite } from '../harness/types.js';
@@ -55,6 +56,11 @@ function elysiaImplementations(): ServerImpl[] {
   return needing(['elysia', '@elysiajs/node'], [nodeServer('wirespeed-node-elysia'), nodeServer('elysia-node-elysia', { baseline: true })]);
 }
 
+/** The servers of the GraphQL Yoga app (yoga-app.ts): wirespeed against Yoga on node:http. */
+function yogaImplementations(): ServerImpl[] {
+  return needing(['graphql-yoga'], [nodeServer('wirespeed-node-yoga'), nodeServer('node-http-yoga', { baseline: true })]);
+}
+
 const CONNECTIONS = 50;
 const GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'>; hello?: boolean }[] = [
   { group: 'hello text', spec: { path: '/hello', connections: CONNECTIONS, pipeline: 1 }, hello: true },
@@ -100,6 +106,10 @@ const ELYSIA_GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'> }[] = 
   { group: 'Elysia: hello (a string)', spec: { path: '/hello', connections: CONNECTIONS, pipeline: 1 } },
   { group: 'Elysia: JSON (an object)', spec: { path: '/json', connections: CONNECTIONS, pipeline: 1 } },
   { group: 'Elysia: route param (JSON)', spec: { path: '/items/42', connections: CONNECTIONS, pipeline: 1 } },
+];
+
+const YOGA_GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'> }[] = [
+  { group: 'GraphQL Yoga: a query (GET)', spec: { path: '/graphql?query=%7Bhello%7D', connections: CONNECTIONS, pipeline: 1 } },
 ];
 
 const median = (values: number[]) =>
@@ -178,6 +188,7 @@ export const serverSuite: Suite = {
     for (const { group, spec } of HONO_GROUPS) for (const impl of honoImplementations()) add(group, impl, spec);
     for (const { group, spec } of H3_GROUPS) for (const impl of h3Implementations()) add(group, impl, spec);
     for (const { group, spec } of ELYSIA_GROUPS) for (const impl of elysiaImplementations()) add(group, impl, spec);
+    for (const { group, spec } of YOGA_GROUPS) for (const impl of yogaImplementations()) add(group, impl, spec);
     return cases;
   },
 };

@@ -131,6 +131,19 @@ async function start(): Promise<void> {
       await new Promise<void>((resolve) => elysiaApp(node()).listen({ port, hostname: host }, () => resolve()));
       return;
     }
+    case 'wirespeed-node-yoga': {
+      const { serve } = await import('../../../src/server/node.js');
+      const { yogaApp } = await import('./yoga-app.js');
+      await serve({ port, hostname: host, fetch: yogaApp().fetch }).ready;
+      return;
+    }
+    case 'node-http-yoga': {
+      // Yoga's own Node path: node:http with the Yoga instance as its request listener.
+      const { yogaApp } = await import('./yoga-app.js');
+      const server = http.createServer(yogaApp());
+      await new Promise<void>((resolve) => server.listen(port, host, resolve));
+      return;
+    }
     case 'hono-node-hono': {
       const { serve } = await import('@hono/node-server');
       const { honoApp } = await import('./hono-app.js');
