@@ -7,6 +7,7 @@ import https from 'node:https';
 import net from 'node:net';
 import { HELLO, JSON_BODY, KB1, KB10, RAW_CLOSE_REQUEST, RAW_HELLO_RESPONSE, fetchAppSync } from './app.js';
 import { BENCH_TLS } from './tls-fixture.js';
+import type { FetchHandler } from '../../../src/server/node.js';
 import { encodeFrame } from '../../../src/websocket/frame.js';
 import { acceptValue } from '../../../src/websocket/handshake.js';
 
@@ -81,6 +82,12 @@ function nodeHttp2App(stream: http2.ServerHttp2Stream, headers: http2.IncomingHt
   stream.end(body[1]);
 }
 
+/** A framework's fetch handler on wirespeed/node with the defaults, as its users would serve it. */
+async function serveOnWirespeed(fetch: FetchHandler): Promise<void> {
+  const { serve } = await import('../../../src/server/node.js');
+  await serve({ port, hostname: host, fetch }).ready;
+}
+
 async function start(): Promise<void> {
   switch (name) {
     case 'wirespeed-node':
@@ -99,18 +106,11 @@ async function start(): Promise<void> {
       return;
     }
     case 'wirespeed-node-hono': {
-      const { serve } = await import('../../../src/server/node.js');
-      const { honoApp } = await import('./hono-app.js');
       const { serveStatic } = await import('../../../src/hono/index.js');
-      await serve({ port, hostname: host, fetch: honoApp(serveStatic).fetch }).ready;
-      return;
+      return serveOnWirespeed((await import('./hono-app.js')).honoApp(serveStatic).fetch);
     }
-    case 'wirespeed-node-h3': {
-      const { serve } = await import('../../../src/server/node.js');
-      const { h3App } = await import('./h3-app.js');
-      await serve({ port, hostname: host, fetch: h3App().fetch }).ready;
-      return;
-    }
+    case 'wirespeed-node-h3':
+      return serveOnWirespeed((await import('./h3-app.js')).h3App().fetch);
     case 'srvx-node-h3': {
       // h3's own server: srvx on node:http, which writes srvx's FastResponse without making a Response.
       const { serve } = await import('h3');
@@ -118,12 +118,8 @@ async function start(): Promise<void> {
       await serve(h3App(), { port, hostname: host, silent: true }).ready();
       return;
     }
-    case 'wirespeed-node-elysia': {
-      const { serve } = await import('../../../src/server/node.js');
-      const { elysiaApp } = await import('./elysia-app.js');
-      await serve({ port, hostname: host, fetch: elysiaApp().fetch }).ready;
-      return;
-    }
+    case 'wirespeed-node-elysia':
+      return serveOnWirespeed((await import('./elysia-app.js')).elysiaApp().fetch);
     case 'elysia-node-elysia': {
       // Elysia's own Node adapter (srvx on node:http).
       const { node } = await import('@elysiajs/node');
@@ -131,12 +127,8 @@ async function start(): Promise<void> {
       await new Promise<void>((resolve) => elysiaApp(node()).listen({ port, hostname: host }, () => resolve()));
       return;
     }
-    case 'wirespeed-node-yoga': {
-      const { serve } = await import('../../../src/server/node.js');
-      const { yogaApp } = await import('./yoga-app.js');
-      await serve({ port, hostname: host, fetch: yogaApp().fetch }).ready;
-      return;
-    }
+    case 'wirespeed-node-yoga':
+      return serveOnWirespeed((await import('./yoga-app.js')).yogaApp().fetch);
     case 'node-http-yoga': {
       // Yoga's own Node path: node:http with the Yoga instance as its request listener.
       const { yogaApp } = await import('./yoga-app.js');
