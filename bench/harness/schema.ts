@@ -163,7 +163,14 @@ function problemsOf(schema: JsonSchema, value: unknown, path = '', problems: str
   return problems;
 }
 
-/** `value` as a ResultFile, or throws ResultFileError naming the first problems found. */
+/** The latency percentiles a load client reports, in ms. */
+const LATENCY_PERCENTILES = new Set(['latencyP50Ms', 'latencyP75Ms', 'latencyP90Ms', 'latencyP99Ms']);
+
+/**
+ * `value` as a ResultFile, or throws ResultFileError naming the first problems found. A latency
+ * percentile of 0 is dropped from the file read: it is wrk's "none" (see wrkPercentile in
+ * load.ts), which files written before 2026-11-27 kept as 0 ms.
+ */
 export function checkResultFile(value: unknown): ResultFile {
   const problems = problemsOf(resultJsonSchema, value);
   if (problems.length > 0) throw new ResultFileError(`not a ${RESULT_SCHEMA} result file: ${problems.join('; ')}`);
@@ -174,6 +181,8 @@ export function checkResultFile(value: unknown): ResultFile {
     const key = `${c.suite}\0${c.group}\0${c.impl}`;
     if (seen.has(key)) throw new ResultFileError(`case "${c.suite} / ${c.group} / ${c.impl}" appears twice`);
     seen.add(key);
+    if (c.metrics)
+      c.metrics = Object.fromEntries(Object.entries(c.metrics).filter(([name, v]) => v !== 0 || !LATENCY_PERCENTILES.has(name)));
   }
   return file;
 }

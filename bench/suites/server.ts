@@ -134,7 +134,8 @@ export async function measureServer(
     await runOnce(server, port, 1); // warm-up: let the JIT settle
     const results: LoadRun[] = [];
     for (let i = 0; i < runs.count; i++) results.push(await runOnce(server, port, runs.durationSec));
-    const metric = (key: keyof LoadRun) => median(results.map((r) => r[key]));
+    // Over the runs that reported it (wrk may give no high percentile: NaN).
+    const metric = (key: keyof LoadRun) => median(results.map((r) => r[key]).filter((value) => !Number.isNaN(value)));
     const measured: Record<string, number> = {
       requestsPerSec: metric('requestsPerSec'),
       latencyMeanMs: metric('latencyMeanMs'),

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareRuns, NothingToCompareError, toMarkdown, toText } from '../../bench/harness/compare.js';
+import { checkResultFile } from '../../bench/harness/schema.js';
 import { summarize } from '../../bench/harness/stats.js';
 import type { CaseResult, Fingerprint, ResultFile } from '../../bench/harness/types.js';
 
@@ -131,5 +132,14 @@ describe('compare', () => {
     );
     expect(json.runs[1].sameMachineAsBaseline).toBe(true);
     expect(json.cases.length).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe('reading a result file', () => {
+  it('drops a latency percentile of 0 (wrk had none), keeping every other metric', () => {
+    const file = run({ a: [1, 2, 3, 4] });
+    file.cases[0]!.metrics = { latencyP50Ms: 0.075, latencyP99Ms: 0, latencyP90Ms: 0, requestsPerSec: 1000, errors: 0 };
+    const read = checkResultFile(JSON.parse(JSON.stringify(file)));
+    expect(read.cases[0]!.metrics).toEqual({ latencyP50Ms: 0.075, requestsPerSec: 1000, errors: 0 });
   });
 });

@@ -27,7 +27,10 @@ describe('load clients', () => {
       expect(r.errors, run.name).toBe(0);
       expect(r.requestsPerSec, run.name).toBeGreaterThan(100);
       expect(r.serverCpuUsPerReq, run.name).toBeGreaterThan(0);
-      expect(r.latencyP99Ms, run.name).toBeGreaterThanOrEqual(r.latencyP50Ms);
+      expect(Number.isFinite(r.latencyP50Ms), run.name).toBe(true);
+      // wrk gives no high percentile at times (NaN: see wrkPercentile in bench/harness/load.ts);
+      // one it gives is in order.
+      if (!Number.isNaN(r.latencyP99Ms)) expect(r.latencyP99Ms, run.name).toBeGreaterThanOrEqual(r.latencyP50Ms);
       expect(r.clientCpuShare, run.name).toBeGreaterThan(0);
       // How close it is to 1 depends on timing (a check for the bench report, not for a test).
       expect(Number.isFinite(r.littleRatio) && r.littleRatio > 0, run.name).toBe(true);
