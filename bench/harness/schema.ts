@@ -168,8 +168,9 @@ const LATENCY_PERCENTILES = new Set(['latencyP50Ms', 'latencyP75Ms', 'latencyP90
 
 /**
  * `value` as a ResultFile, or throws ResultFileError naming the first problems found. A latency
- * percentile of 0 is dropped from the file read: it is wrk's "none" (see wrkPercentile in
- * load.ts), which files written before 2026-11-27 kept as 0 ms.
+ * percentile of 0 from a wrk run (`clientWrk` 1) is dropped from the file read: it is wrk's "none"
+ * (see wrkPercentile in load.ts), which files written before 2026-11-27 kept as 0 ms. (autocannon
+ * gives whole milliseconds, so its 0 is a latency under 1 ms, and stays.)
  */
 export function checkResultFile(value: unknown): ResultFile {
   const problems = problemsOf(resultJsonSchema, value);
@@ -181,7 +182,7 @@ export function checkResultFile(value: unknown): ResultFile {
     const key = `${c.suite}\0${c.group}\0${c.impl}`;
     if (seen.has(key)) throw new ResultFileError(`case "${c.suite} / ${c.group} / ${c.impl}" appears twice`);
     seen.add(key);
-    if (c.metrics)
+    if (c.metrics?.clientWrk === 1)
       c.metrics = Object.fromEntries(Object.entries(c.metrics).filter(([name, v]) => v !== 0 || !LATENCY_PERCENTILES.has(name)));
   }
   return file;

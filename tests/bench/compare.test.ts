@@ -136,10 +136,15 @@ describe('compare', () => {
 });
 
 describe('reading a result file', () => {
-  it('drops a latency percentile of 0 (wrk had none), keeping every other metric', () => {
-    const file = run({ a: [1, 2, 3, 4] });
-    file.cases[0]!.metrics = { latencyP50Ms: 0.075, latencyP99Ms: 0, latencyP90Ms: 0, requestsPerSec: 1000, errors: 0 };
+  it("drops a latency percentile of 0 from a wrk run (wrk had none), keeping every other metric and autocannon's", () => {
+    const file = run({ wrk: [1, 2, 3, 4], autocannon: [1, 2, 3, 4] });
+    file.cases[0]!.metrics = { latencyP50Ms: 0.075, latencyP99Ms: 0, latencyP90Ms: 0, requestsPerSec: 1000, errors: 0, clientWrk: 1 };
+    // autocannon gives whole milliseconds: its 0 is under 1 ms.
+    file.cases[1]!.metrics = { latencyP50Ms: 0, latencyP99Ms: 1, errors: 0, clientWrk: 0 };
     const read = checkResultFile(JSON.parse(JSON.stringify(file)));
-    expect(read.cases[0]!.metrics).toEqual({ latencyP50Ms: 0.075, requestsPerSec: 1000, errors: 0 });
+    expect(read.cases.map((c) => c.metrics)).toEqual([
+      { latencyP50Ms: 0.075, requestsPerSec: 1000, errors: 0, clientWrk: 1 },
+      { latencyP50Ms: 0, latencyP99Ms: 1, errors: 0, clientWrk: 0 },
+    ]);
   });
 });
