@@ -46,21 +46,6 @@ function honoImplementations(): ServerImpl[] {
   ).concat(needing(['hono'], denoServers('wirespeed-deno-hono', 'deno-serve-hono')));
 }
 
-/** The servers of the h3 app (h3-app.ts): wirespeed against h3's own server (srvx). */
-function h3Implementations(): ServerImpl[] {
-  return needing(['h3'], [nodeServer('wirespeed-node-h3'), nodeServer('srvx-node-h3', { baseline: true })]);
-}
-
-/** The servers of the Elysia app (elysia-app.ts): wirespeed against Elysia's own Node adapter. */
-function elysiaImplementations(): ServerImpl[] {
-  return needing(['elysia', '@elysiajs/node'], [nodeServer('wirespeed-node-elysia'), nodeServer('elysia-node-elysia', { baseline: true })]);
-}
-
-/** The servers of the GraphQL Yoga app (yoga-app.ts): wirespeed against Yoga on node:http. */
-function yogaImplementations(): ServerImpl[] {
-  return needing(['graphql-yoga'], [nodeServer('wirespeed-node-yoga'), nodeServer('node-http-yoga', { baseline: true })]);
-}
-
 const CONNECTIONS = 50;
 const GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'>; hello?: boolean }[] = [
   { group: 'hello text', spec: { path: '/hello', connections: CONNECTIONS, pipeline: 1 }, hello: true },
@@ -95,21 +80,38 @@ const HONO_GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'> }[] = [
   { group: 'hono: HTML page streamed in 100 writes (stream())', spec: { path: '/page', connections: CONNECTIONS, pipeline: 1 } },
 ];
 
-const H3_GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'> }[] = [
-  { group: 'h3: hello (a string)', spec: { path: '/hello', connections: CONNECTIONS, pipeline: 1 } },
-  { group: 'h3: JSON (an object)', spec: { path: '/json', connections: CONNECTIONS, pipeline: 1 } },
-  { group: 'h3: route param (JSON)', spec: { path: '/items/42', connections: CONNECTIONS, pipeline: 1 } },
-  { group: 'h3: a Response of the handler', spec: { path: '/response', connections: CONNECTIONS, pipeline: 1 } },
-];
-
-const ELYSIA_GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'> }[] = [
-  { group: 'Elysia: hello (a string)', spec: { path: '/hello', connections: CONNECTIONS, pipeline: 1 } },
-  { group: 'Elysia: JSON (an object)', spec: { path: '/json', connections: CONNECTIONS, pipeline: 1 } },
-  { group: 'Elysia: route param (JSON)', spec: { path: '/items/42', connections: CONNECTIONS, pipeline: 1 } },
-];
-
-const YOGA_GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'> }[] = [
-  { group: 'GraphQL Yoga: a query (GET)', spec: { path: '/graphql?query=%7Bhello%7D', connections: CONNECTIONS, pipeline: 1 } },
+/**
+ * Framework apps on wirespeed/node against the Node server each ships (the baseline): the packages
+ * they need, the two servers (node-servers.ts), and their groups' paths.
+ */
+const FRAMEWORKS: { packages: string[]; ours: string; theirs: string; groups: [group: string, path: string][] }[] = [
+  {
+    packages: ['h3'],
+    ours: 'wirespeed-node-h3',
+    theirs: 'srvx-node-h3',
+    groups: [
+      ['h3: hello (a string)', '/hello'],
+      ['h3: JSON (an object)', '/json'],
+      ['h3: route param (JSON)', '/items/42'],
+      ['h3: a Response of the handler', '/response'],
+    ],
+  },
+  {
+    packages: ['elysia', '@elysiajs/node'],
+    ours: 'wirespeed-node-elysia',
+    theirs: 'elysia-node-elysia',
+    groups: [
+      ['Elysia: hello (a string)', '/hello'],
+      ['Elysia: JSON (an object)', '/json'],
+      ['Elysia: route param (JSON)', '/items/42'],
+    ],
+  },
+  {
+    packages: ['graphql-yoga'],
+    ours: 'wirespeed-node-yoga',
+    theirs: 'node-http-yoga',
+    groups: [['GraphQL Yoga: a query (GET)', '/graphql?query=%7Bhello%7D']],
+  },
 ];
 
 const median = (values: number[]) =>
@@ -187,9 +189,12 @@ export const serverSuite: Suite = {
     }
     for (const { group, spec } of TLS_GROUPS) for (const impl of tlsImplementations()) add(group, impl, spec);
     for (const { group, spec } of HONO_GROUPS) for (const impl of honoImplementations()) add(group, impl, spec);
-    for (const { group, spec } of H3_GROUPS) for (const impl of h3Implementations()) add(group, impl, spec);
-    for (const { group, spec } of ELYSIA_GROUPS) for (const impl of elysiaImplementations()) add(group, impl, spec);
-    for (const { group, spec } of YOGA_GROUPS) for (const impl of yogaImplementations()) add(group, impl, spec);
+    for (const { packages, ours, theirs, groups } of FRAMEWORKS) {
+      for (const [group, path] of groups) {
+        for (const impl of needing(packages, [nodeServer(ours), nodeServer(theirs, { baseline: true })]))
+          add(group, impl, { path, connections: CONNECTIONS, pipeline: 1 });
+      }
+    }
     return cases;
   },
 };

@@ -2,7 +2,7 @@
 // Node (against undici's Response) and by `deno-light-response.ts` on Deno (against Deno's). See
 // light-response-differential.test.ts for what they found.
 import { RuntimeResponse } from '../../src/server/light-response.js';
-import { comparePrograms, readBodyStream, type CompareOptions, type Operations, type ProgramSubject } from './programs.js';
+import { comparePrograms, latin1, readBodyStream, type CompareOptions, type Operations, type ProgramSubject } from './programs.js';
 
 const MOST_STEPS = 6;
 
@@ -90,8 +90,6 @@ interface State {
   clone?: Response;
 }
 
-/** Bytes as latin1 text (the bodies here are small). */
-const latin1 = (buffer: ArrayBuffer) => String.fromCharCode(...new Uint8Array(buffer));
 const text = async (stream: ReadableStream<Uint8Array> | null) =>
   stream === null ? null : latin1(await new Response(stream).arrayBuffer());
 const OPERATIONS: Operations<State> = {

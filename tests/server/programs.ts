@@ -25,12 +25,15 @@ export async function runProgram<State>(make: () => State, operations: Operation
   return out;
 }
 
+/** Bytes as latin1 text (the bodies of the programs are small). */
+export const latin1 = (bytes: ArrayBuffer | Uint8Array) => String.fromCharCode(...new Uint8Array(bytes));
+
 /** A body's stream read to its end, as latin1 text (null when there is none); a read that fails throws. */
 export async function readBodyStream(holder: { readonly body: ReadableStream<Uint8Array> | null }): Promise<string | null> {
   const reader = holder.body?.getReader();
   if (!reader) return null;
   let out = '';
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) out += Buffer.from(chunk.value).toString('latin1');
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) out += latin1(chunk.value);
   return out;
 }
 

@@ -4,7 +4,7 @@
 import { ServerRequest } from '../../src/server/global-request.js';
 import { RequestBody } from '../../src/server/request-body.js';
 import { asRequest, IncomingRequest, NativeRequest } from '../../src/server/request.js';
-import { comparePrograms, readBodyStream, type CompareOptions, type Operations, type ProgramSubject } from './programs.js';
+import { comparePrograms, latin1, readBodyStream, type CompareOptions, type Operations, type ProgramSubject } from './programs.js';
 
 const MOST_STEPS = 6;
 
@@ -100,7 +100,7 @@ const OPERATIONS: Operations<State> = {
   bodyUsed: ({ request }) => request.bodyUsed,
   text: ({ request }) => request.text(),
   json: ({ request }) => request.json(),
-  arrayBuffer: async ({ request }) => String.fromCharCode(...new Uint8Array(await request.arrayBuffer())),
+  arrayBuffer: async ({ request }) => latin1(await request.arrayBuffer()),
   blob: async ({ request }) => {
     const blob = await request.blob();
     return [blob.type, blob.size];
