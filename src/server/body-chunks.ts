@@ -113,6 +113,14 @@ export class ResponseBody {
   }
 
   /**
+   * The stream has ended and every chunk read of it was taken: the chunk `chunks()` gave last is
+   * the body's last (a failure met while reading ahead is still to be thrown, so it is not).
+   */
+  get exhausted(): boolean {
+    return this.ended && this.ahead.length === 0 && this.failure === null;
+  }
+
+  /**
    * The body's bytes (read ahead first), checked against `length` (the declared Content-Length, or
    * null). Chunks that are ready together come joined, up to BATCH_BYTES: a stream of many small
    * chunks goes out in few writes (HTTP/1.1) or DATA frames (HTTP/2), not one per chunk.

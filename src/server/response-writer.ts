@@ -123,22 +123,28 @@ function writeBytes(target: WriteTarget, prepared: PreparedResponse, bytes: Uint
 
 const toVoid = () => undefined;
 
+/** The end of a chunk's data and the last chunk (no trailers), for a chunk known to be the body's last. */
+const CHUNK_END_AND_LAST = CHUNK_END + LAST_CHUNK;
+
 /**
- * One chunk of a stream body, framed as a chunk when `chunked`; resolves whether the socket takes
- * more. A chunk up to SLICE_BYTES is handed to the socket before this returns.
+ * One chunk of a stream body, framed as a chunk when `chunked`, and with the last chunk after it
+ * when `last` (one write where a last chunk of its own cost a write call and a packet: a page
+ * streamed in two bursts took three writes, where node:http takes two); resolves whether the
+ * socket takes more. A chunk up to SLICE_BYTES is handed to the socket before this returns.
  */
-async function writeChunk(target: WriteTarget, chunk: Uint8Array, chunked: boolean): Promise<boolean> {
+async function writeChunk(target: WriteTarget, chunk: Uint8Array, chunked: boolean, last: boolean): Promise<boolean> {
   const transport = target.transport;
+  const end = last ? CHUNK_END_AND_LAST : CHUNK_END;
   if (chunk.length > SLICE_BYTES) {
     if (chunked) transport.write(chunkHeader(chunk.length));
     const ready = await writeSliced(target, chunk, true);
-    return target.closed ? false : chunked ? transport.write(CHUNK_END) : ready;
+    return target.closed ? false : chunked ? transport.write(end) : ready;
   }
   if (!chunked) return transport.write(chunk);
   transport.cork();
   transport.write(chunkHeader(chunk.length));
   transport.write(chunk);
-  const ready = transport.write(CHUNK_END);
+  const ready = transport.write(end);
   transport.uncork();
   return ready;
 }
@@ -197,13 +203,17 @@ async function writeStream(
   const late = !(await body.arrivesSoon());
   if (target.closed) return body.cancel();
   if (late) writeHead();
+  const chunked = framing === 'chunked';
+  let lastChunkWritten = false;
   for await (const chunk of body.chunks(typeof framing === 'number' ? framing : null)) {
     if (target.closed) return;
     // The head goes out corked with the first chunk (a chunk sent in slices goes on its own).
     const withHead = !options.headWritten && chunk.length <= SLICE_BYTES;
     if (withHead) transport.cork();
     if (!options.headWritten) writeHead();
-    const writing = writeChunk(target, chunk, framing === 'chunked'); // a chunk that fits is handed over now
+    // The stream ended as this chunk was read: the last chunk goes with it (trailers come later).
+    lastChunkWritten = chunked && !withTrailers && body.exhausted;
+    const writing = writeChunk(target, chunk, chunked, lastChunkWritten); // a chunk that fits is handed over now
     if (withHead) transport.uncork();
     const ready = await writing;
     if (target.closed) return;
@@ -211,7 +221,7 @@ async function writeStream(
   }
   if (!options.headWritten) writeHead(); // an empty stream
   // Abandoned: no last chunk, which would tell the client it has all of the body.
-  if (framing !== 'chunked' || target.closed || body.abandoned) return;
+  if (!chunked || target.closed || body.abandoned || lastChunkWritten) return;
   if (!withTrailers) return void transport.write(LAST_CHUNK);
   try {
     transport.write(lastChunk((await trailersOf(withTrailers)) ?? []));

@@ -130,6 +130,16 @@ export function http2Suite(name: string, launch: Launcher): void {
       }
     });
 
+    it('resets a streamed body that ends short of its declared content-length, and does not end it (RFC 9113 §8.1.1)', async () => {
+      const client = new RawHttp2Client(server.port);
+      client.request(1, 'GET', '/declared-length?value=10');
+      const ofStream = () => client.frames.filter((f) => f.streamId === 1);
+      expect(await client.until(() => ofStream().some((f) => f.type === FrameType.RST_STREAM), 5000)).toBe(true);
+      client.close();
+      const data = ofStream().filter((f) => f.type === FrameType.DATA);
+      expect([Buffer.concat(data.map((f) => f.payload)).toString(), data.some((f) => f.flags & Flag.END_STREAM)]).toEqual(['hello', false]);
+    });
+
     // Before, a handler's TE went out, and Node's client (nghttp2) failed the stream (ERR_HTTP2_STREAM_ERROR).
     it('leaves the fields HTTP/2 forbids in a response (§8.2.2) off the wire: connection-specific ones and TE', async () => {
       const res = await withSession(server.url, (s) => request(s, get('/hop-fields')));
@@ -535,6 +545,17 @@ export function http2Suite(name: string, launch: Launcher): void {
       expect(Buffer.concat(data().map((f) => f.payload)).toString()).toBe(Array.from({ length: 10_000 }, (_, i) => `<p>${i}</p>`).join(''));
       // 148,890 bytes: 10 frames of 16 KiB at the least.
       expect(data().length).toBeLessThanOrEqual(20);
+    });
+
+    it('ends a body whose stream ended with its last chunks on their DATA frame, with no empty frame for the end', async () => {
+      const client = new RawHttp2Client(server.port);
+      client.request(1, 'GET', '/many-chunks?count=100');
+      const data = () => client.frames.filter((f) => f.type === FrameType.DATA && f.streamId === 1);
+      expect(await client.until(() => data().some((f) => f.flags & Flag.END_STREAM), 5000)).toBe(true);
+      client.close();
+      expect(data().map((f) => [Buffer.from(f.payload).toString(), f.flags & Flag.END_STREAM])).toEqual([
+        [Array.from({ length: 100 }, (_, i) => `<p>${i}</p>`).join(''), Flag.END_STREAM],
+      ]);
     });
   });
 

@@ -4,39 +4,15 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import type { SocketTransport, TransportEvents } from '../../src/server/connection.js';
 import { ServerCore } from '../../src/server/server-core.js';
 import { Http1Connection } from '../../src/server/http1/connection.js';
 import { WebSocketConnection } from '../../src/server/websocket/connection.js';
 import { upgradeWebSocket } from '../../src/server/websocket/upgrade.js';
 import { ServerWebSocket } from '../../src/server/websocket/socket.js';
+import { RecordingTransport } from './recording-transport.js';
 
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
-
-/** A socket's transport that keeps what is written (the core only sees the Transport seam). */
-class RecordingTransport implements SocketTransport {
-  events: TransportEvents | null = null;
-  written = '';
-  readonly remoteAddress = '127.0.0.1';
-  readonly remotePort = 40000;
-  readonly encrypted = false;
-  readonly alpnProtocol = null;
-  readonly needsDrain = false;
-  readonly bufferedAmount = 0;
-  write(data: Uint8Array | string): boolean {
-    this.written += typeof data === 'string' ? data : Buffer.from(data).toString('latin1');
-    return true;
-  }
-  cork(): void {}
-  uncork(): void {}
-  pause(): void {}
-  resume(): void {}
-  end(): void {}
-  destroy(): void {
-    this.events?.onClose();
-  }
-}
 
 const HANDSHAKE =
   'GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +

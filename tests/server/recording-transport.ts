@@ -1,0 +1,42 @@
+// A socket's transport for tests at the core's Transport seam: it keeps what is written, and the
+// writes as the network would get them, as a Node socket groups them (what is written while
+// corked goes out as one, at `uncork`).
+import type { SocketTransport, TransportEvents } from '../../src/server/connection.js';
+
+export class RecordingTransport implements SocketTransport {
+  events: TransportEvents | null = null;
+  /** Everything written, as latin1 text. */
+  written = '';
+  /** Each write the socket would make (latin1 text): an uncorked write, or what a cork held. */
+  flushes: string[] = [];
+  readonly remoteAddress = '127.0.0.1';
+  readonly remotePort = 40000;
+  readonly encrypted = false;
+  readonly alpnProtocol = null;
+  readonly needsDrain = false;
+  readonly bufferedAmount = 0;
+  private corks = 0;
+  private corked = '';
+
+  write(data: Uint8Array | string): boolean {
+    const text = typeof data === 'string' ? data : Buffer.from(data).toString('latin1');
+    this.written += text;
+    if (this.corks) this.corked += text;
+    else this.flushes.push(text);
+    return true;
+  }
+  cork(): void {
+    this.corks++;
+  }
+  uncork(): void {
+    if (this.corks === 0 || --this.corks > 0 || !this.corked) return;
+    this.flushes.push(this.corked);
+    this.corked = '';
+  }
+  pause(): void {}
+  resume(): void {}
+  end(): void {}
+  destroy(): void {
+    this.events?.onClose();
+  }
+}

@@ -1,0 +1,56 @@
+// How a response's bytes are grouped into the socket's writes, at the core's Transport seam: each
+// write costs a system call and a packet, and the client a wakeup, so what is ready together goes
+// out together; what is not ready is not held back for what comes later.
+import { describe, expect, it } from 'vitest';
+import { ServerCore } from '../../src/server/server-core.js';
+import type { FetchHandler } from '../../src/server/options.js';
+import { withTrailers } from '../../src/server/trailers.js';
+import { RecordingTransport } from './recording-transport.js';
+
+const REQUEST = 'GET / HTTP/1.1\r\nHost: a\r\n\r\n';
+const encoder = new TextEncoder();
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A body streamed in bursts: each burst's chunks enqueued at once, a turn of the event loop apart; closed with the last burst, or a turn after it. */
+function bursts(parts: string[][], closeLater = false): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    async start(controller) {
+      for (const [i, burst] of parts.entries()) {
+        if (i > 0) await nextTurn();
+        for (const part of burst) controller.enqueue(encoder.encode(part));
+      }
+      if (closeLater) await nextTurn();
+      controller.close();
+    },
+  });
+}
+
+/** The writes one GET answered by `fetch` makes, once the response is complete. */
+async function writesOf(fetch: FetchHandler): Promise<string[]> {
+  const core = new ServerCore({ fetch });
+  const transport = new RecordingTransport();
+  core.accept(transport);
+  transport.events!.onData(encoder.encode(REQUEST));
+  for (let i = 0; i < 100 && !/0\r\n(?:[^\r]+\r\n)*\r\n$/.test(transport.written); i++)
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  transport.destroy();
+  // The head's Date and Keep-Alive change from run to run.
+  return transport.flushes.map((write) => write.replace(/^HTTP\/1\.1 200 OK\r\n[^]*?\r\n\r\n/, 'HEAD '));
+}
+
+describe('socket writes of a streamed response (HTTP/1.1)', () => {
+  it('sends a burst that ends the stream in one write with the last chunk (node:http ends a response in the same write)', async () => {
+    const writes = await writesOf(() => new Response(bursts([['<p>a</p>', '<p>b</p>'], ['<p>c</p>']])));
+    expect(writes).toEqual(['HEAD 10\r\n<p>a</p><p>b</p>\r\n', '8\r\n<p>c</p>\r\n0\r\n\r\n']);
+  });
+
+  it('does not hold a chunk back for an end that comes later: the last chunk then goes on its own', async () => {
+    const writes = await writesOf(() => new Response(bursts([['<p>a</p>'], ['<p>b</p>']], true)));
+    expect(writes).toEqual(['HEAD 8\r\n<p>a</p>\r\n', '8\r\n<p>b</p>\r\n', '0\r\n\r\n']);
+  });
+
+  it('sends trailers after the last burst, on their own (they are asked for once the body is written)', async () => {
+    const writes = await writesOf(() => withTrailers(new Response(bursts([['<p>a</p>'], ['<p>b</p>']])), () => ({ 'x-sum': '2' })));
+    expect(writes).toEqual(['HEAD 8\r\n<p>a</p>\r\n', '8\r\n<p>b</p>\r\n', '0\r\nx-sum: 2\r\n\r\n']);
+  });
+});
