@@ -84,7 +84,7 @@ const HONO_GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'> }[] = [
  * Framework apps on wirespeed/node against the Node server each ships (the baseline): the packages
  * they need, the two servers (node-servers.ts), and their groups' paths.
  */
-const FRAMEWORKS: { packages: string[]; ours: string; theirs: string; groups: [group: string, path: string][] }[] = [
+const FRAMEWORKS: { packages: string[]; ours: string; theirs: string; others?: ServerImpl[]; groups: [group: string, path: string][] }[] = [
   {
     packages: ['h3'],
     ours: 'wirespeed-node-h3',
@@ -111,6 +111,18 @@ const FRAMEWORKS: { packages: string[]; ours: string; theirs: string; groups: [g
     ours: 'wirespeed-node-yoga',
     theirs: 'node-http-yoga',
     groups: [['GraphQL Yoga: a query (GET)', '/graphql?query=%7Bhello%7D']],
+  },
+  {
+    // React's server rendering: theirs is React's own Node path (renderToPipeableStream on
+    // node:http); the same fetch handler on @hono/node-server beside it.
+    packages: ['react', 'react-dom'],
+    ours: 'wirespeed-node-react',
+    theirs: 'node-http-react',
+    others: needing(['@hono/node-server'], [nodeServer('hono-node-react')]),
+    groups: [
+      ['React SSR: a 100-row page', '/page'],
+      ['React SSR: a page with a Suspense part', '/suspense'],
+    ],
   },
 ];
 
@@ -189,9 +201,9 @@ export const serverSuite: Suite = {
     }
     for (const { group, spec } of TLS_GROUPS) for (const impl of tlsImplementations()) add(group, impl, spec);
     for (const { group, spec } of HONO_GROUPS) for (const impl of honoImplementations()) add(group, impl, spec);
-    for (const { packages, ours, theirs, groups } of FRAMEWORKS) {
+    for (const { packages, ours, theirs, others = [], groups } of FRAMEWORKS) {
       for (const [group, path] of groups) {
-        for (const impl of needing(packages, [nodeServer(ours), nodeServer(theirs, { baseline: true })]))
+        for (const impl of needing(packages, [nodeServer(ours), nodeServer(theirs, { baseline: true }), ...others]))
           add(group, impl, { path, connections: CONNECTIONS, pipeline: 1 });
       }
     }

@@ -5,7 +5,10 @@
 // itty-router under /itty, a chat endpoint of the AI SDK under /ai (a mock model, streaming text
 // and its UI message stream, cancelled when the client leaves), better-auth under /auth, and an
 // MCP server at /mcp (the Model Context Protocol SDK's web-standard Streamable HTTP transport,
-// one per session).
+// one per session), and React's streaming server rendering under /react (`renderToReadableStream`
+// in a fetch handler, as React Router, TanStack Start and Next.js render on the server).
+import { createElement, Suspense, use, type ReactNode } from 'react';
+import { renderToReadableStream } from 'react-dom/server';
 import { streamText } from 'ai';
 import { MockLanguageModelV4, simulateReadableStream } from 'ai/test';
 import { betterAuth } from 'better-auth';
@@ -232,6 +235,70 @@ function mcpHandler(): (request: Request) => Promise<Response> {
   };
 }
 
+/** The rows of the React page; the first needs escaping, the second is not ASCII. */
+const ORDERS = [
+  { id: 1, name: 'tea & <cake>' },
+  { id: 2, name: 'café' },
+];
+
+/** The React gates of `/react/gated?gate=ID`, opened by `/react/open?gate=ID`, and what each render saw. */
+const reactGates = new Map<string, { open: (text: string) => void; promise: Promise<string>; events: string[] }>();
+
+function reactGate(id: string) {
+  let gate = reactGates.get(id);
+  if (!gate) {
+    let open!: (text: string) => void;
+    const promise = new Promise<string>((resolve) => (open = resolve));
+    gate = { open, promise, events: [] };
+    reactGates.set(id, gate);
+  }
+  return gate;
+}
+
+/** A part of the page that suspends until its data comes (React's `use` of a promise). */
+function Shipping({ status }: { status: Promise<string> }): ReactNode {
+  return createElement('p', null, use(status));
+}
+
+/** A page as a React app writes it: a document, a list, and a part streamed in later behind a Suspense fallback. */
+function OrdersPage({ status }: { status?: Promise<string> }): ReactNode {
+  const list = createElement(
+    'ul',
+    null,
+    ORDERS.map((order) => createElement('li', { key: order.id, 'data-id': order.id }, order.name)),
+  );
+  const later = status
+    ? createElement(Suspense, { fallback: createElement('p', null, 'loading…') }, createElement(Shipping, { status }))
+    : null;
+  return createElement(
+    'html',
+    { lang: 'en' },
+    createElement('head', null, createElement('title', null, 'Orders')),
+    createElement('body', null, createElement('h1', null, 'Orders'), list, later),
+  );
+}
+
+/**
+ * React's streaming server rendering as its guides write it for a fetch handler: the stream of
+ * `renderToReadableStream` as the body, the request's signal to stop rendering for a client that
+ * left. `/react/gated` suspends until the test opens its gate, so the shell must reach the client
+ * before the rest of the page exists.
+ */
+async function reactPage(request: Request, url: URL): Promise<Response> {
+  const id = url.searchParams.get('gate');
+  if (url.pathname === '/react/open') {
+    reactGate(id!).open('shipped');
+    return new Response('opened');
+  }
+  if (url.pathname === '/react/events') return Response.json(reactGates.get(id!)?.events ?? null);
+  const gate = url.pathname === '/react/gated' ? reactGate(id!) : undefined;
+  const stream = await renderToReadableStream(createElement(OrdersPage, { status: gate?.promise }), {
+    signal: request.signal,
+    onError: () => void gate?.events.push(`render stopped; request.signal ${request.signal.aborted ? 'aborted' : 'not aborted'}`),
+  });
+  return new Response(stream, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+}
+
 /** One fetch handler for the apps. */
 export function frameworksHandler(): (request: Request) => Response | Promise<Response> {
   const elysia = elysiaApp();
@@ -242,7 +309,8 @@ export function frameworksHandler(): (request: Request) => Response | Promise<Re
   const auth = authHandler();
   const mcp = mcpHandler();
   return (request) => {
-    const { pathname } = new URL(request.url);
+    const url = new URL(request.url);
+    const { pathname } = url;
     if (pathname.startsWith('/elysia/')) return elysia.fetch(request);
     if (pathname.startsWith('/trpc/')) return fetchRequestHandler({ endpoint: '/trpc', req: request, router, createContext: () => ({}) });
     if (pathname === '/graphql') return yoga.fetch(request);
@@ -251,6 +319,7 @@ export function frameworksHandler(): (request: Request) => Response | Promise<Re
     if (pathname.startsWith('/ai/')) return aiChat(request, pathname);
     if (pathname.startsWith('/auth/')) return auth(request);
     if (pathname === '/mcp') return mcp(request);
+    if (pathname.startsWith('/react/')) return reactPage(request, url);
     return new Response('not found', { status: 404 });
   };
 }

@@ -2,7 +2,8 @@
 // an AI SDK chat endpoint, better-auth, an MCP server) run on wirespeed/node and wirespeed/deno
 // unchanged: each request answered as the framework means it (status, type, the fields that
 // matter, body), and the same over HTTP/2 as over HTTP/1.1; a chat whose client leaves is
-// aborted; an auth flow keeps its session by cookie; the MCP SDK's own client works a session.
+// aborted; an auth flow keeps its session by cookie; the MCP SDK's own client works a session;
+// a React page streams its shell before its suspended parts, and stops rendering for a client that left.
 import http2 from 'node:http2';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -243,7 +244,57 @@ const cases: Case[] = [
       fields: { 'x-vercel-ai-ui-message-stream': 'v1', 'cache-control': 'no-cache' },
     },
   },
+  {
+    name: 'React: a page rendered as a stream (renderToReadableStream), escaped and in UTF-8',
+    path: '/react/page',
+    want: {
+      status: 200,
+      type: 'text/html; charset=utf-8',
+      // The body as latin1 (what `ask` reads): é is two bytes of UTF-8.
+      body:
+        '<!DOCTYPE html><html lang="en"><head><title>Orders</title></head><body><h1>Orders</h1><ul><li data-id="1">tea &amp; &lt;cake&gt;</li>' +
+        `<li data-id="2">${Buffer.from('café').toString('latin1')}</li></ul></body></html>`,
+    },
+  },
 ];
+
+/** The text of a GET of `path`, read as it arrives: `step(textSoFar)` is called after each chunk; the whole text once it ends, or what came before `step` said to leave. */
+async function readAsItComes(
+  url: string,
+  path: string,
+  protocol: 'h1' | 'h2',
+  step: (text: string) => Promise<'leave' | 'read on'>,
+): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  if (protocol === 'h1') {
+    const agent = new Agent();
+    try {
+      const res = await request(`${url}${path}`, { dispatcher: agent });
+      for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+        text += decoder.decode(chunk, { stream: true });
+        if ((await step(text)) === 'leave') return text;
+      }
+      return text + decoder.decode();
+    } finally {
+      await agent.destroy();
+    }
+  }
+  const session = http2.connect(url);
+  try {
+    const stream = session.request({ ':path': path });
+    for await (const chunk of stream as AsyncIterable<Uint8Array>) {
+      text += decoder.decode(chunk, { stream: true });
+      if ((await step(text)) === 'leave') {
+        stream.close(http2.constants.NGHTTP2_CANCEL);
+        return text;
+      }
+    }
+    return text + decoder.decode();
+  } finally {
+    session.close();
+  }
+}
 
 /** Asks `path` until `done` holds of the JSON answer, for at most `ms`; returns the last answer. */
 async function pollJson(url: string, path: string, done: (value: unknown) => boolean, ms = 3000): Promise<unknown> {
@@ -301,6 +352,42 @@ function onAdapter(adapter: string, start: () => Promise<{ url: string; stop(): 
         await leaveEarly(server.url, '/ai/ui', JSON.stringify({ id, words: 400, delayMs: 5 }), protocol);
         const events = await pollJson(server.url, `/ai/events?id=${id}`, (seen) => Array.isArray(seen) && seen.length === 2);
         expect({ protocol, events }).toEqual({ protocol, events: ['model aborted', 'onAbort'] });
+      }
+    });
+
+    it('React: the shell and its fallback reach the client before the suspended part exists, then the rest; over HTTP/1.1 and HTTP/2', async () => {
+      for (const protocol of ['h1', 'h2'] as const) {
+        const gate = `stream-${protocol}`;
+        let before = '';
+        // The part is made only when the gate opens, after the fallback was read: a server that
+        // held the stream back (to learn its length, say) would never show the fallback, and the
+        // test would time out.
+        const whole = await readAsItComes(server.url, `/react/gated?gate=${gate}`, protocol, async (text) => {
+          if (before || !text.includes('<p>loading…</p>')) return 'read on';
+          before = text;
+          expect((await ask(server.url, { path: `/react/open?gate=${gate}` })).body).toBe('opened');
+          return 'read on';
+        });
+        expect({ protocol, before: before.includes('shipped'), whole }).toEqual({
+          protocol,
+          before: false,
+          whole: expect.stringMatching(
+            /^<!DOCTYPE html>.*<!--\$\?--><template id="B:0"><\/template><p>loading…<\/p><!--\/\$-->.*<div hidden id="S:0"><p>shipped<\/p><\/div><script>.*\$RC\("B:0","S:0"\)<\/script><\/body><\/html>$/s,
+          ),
+        });
+        expect(whole.startsWith(before)).toBe(true);
+      }
+    }, 15_000);
+
+    it('React: a client that leaves while a part is suspended stops the render (its stream cancelled, request.signal aborted), over HTTP/1.1 and HTTP/2', async () => {
+      for (const protocol of ['h1', 'h2'] as const) {
+        const gate = `leave-${protocol}`;
+        const seen = await readAsItComes(server.url, `/react/gated?gate=${gate}`, protocol, async (text) =>
+          text.includes('<p>loading…</p>') ? 'leave' : 'read on',
+        );
+        expect(seen).toContain('<title>Orders</title>');
+        const events = await pollJson(server.url, `/react/events?gate=${gate}`, (value) => Array.isArray(value) && value.length > 0);
+        expect({ protocol, events }).toEqual({ protocol, events: ['render stopped; request.signal aborted'] });
       }
     });
 

@@ -136,6 +136,21 @@ async function start(): Promise<void> {
       await new Promise<void>((resolve) => server.listen(port, host, resolve));
       return;
     }
+    case 'wirespeed-node-react':
+    case 'hono-node-react':
+    case 'node-http-react': {
+      process.env.NODE_ENV = 'production'; // before React loads (react-app.ts)
+      const { reactFetch, reactListener } = await import('./react-app.js');
+      if (name === 'wirespeed-node-react') return serveOnWirespeed(reactFetch);
+      if (name === 'hono-node-react') {
+        const { serve } = await import('@hono/node-server');
+        await new Promise<void>((resolve) => serve({ fetch: reactFetch, port, hostname: host }, () => resolve()));
+        return;
+      }
+      const server = http.createServer(reactListener);
+      await new Promise<void>((resolve) => server.listen(port, host, resolve));
+      return;
+    }
     case 'hono-node-hono': {
       const { serve } = await import('@hono/node-server');
       const { honoApp } = await import('./hono-app.js');
