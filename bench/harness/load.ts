@@ -23,8 +23,10 @@ export interface LoadSpec {
   durationSec: number;
   /** Requests per write (HTTP/1.1 pipelining); 1 for none. */
   pipeline: number;
-  /** A POST body instead of a GET. */
+  /** A POST body instead of a GET (printable ASCII: it is written into wrk's Lua script). */
   postBody?: string;
+  /** The POST body's Content-Type; application/octet-stream when not given. */
+  postType?: string;
   /** Each request on a new connection (`Connection: close`), as a client without keep-alive does. */
   newConnectionEach?: boolean;
   /** HTTPS (the server serves the bench's self-signed certificate; the client does not check it). */
@@ -87,13 +89,21 @@ function parseDuration(text: string): number {
   return m[2] === 'us' ? value / 1000 : m[2] === 'ms' ? value : m[2] === 's' ? value * 1000 : value * 60_000;
 }
 
+const postType = (spec: LoadSpec) => spec.postType ?? 'application/octet-stream';
+
+/** `text` as a Lua string literal: printable ASCII only, whose JSON escapes (`\"`, `\\`) are Lua's too. */
+function luaString(text: string): string {
+  if (!/^[\x20-\x7e]*$/.test(text)) throw new Error('a POST body or type for wrk must be printable ASCII');
+  return JSON.stringify(text);
+}
+
 function luaScript(spec: LoadSpec): string | null {
   const lines: string[] = [];
   if (spec.postBody !== undefined) {
     lines.push(
       'wrk.method = "POST"',
-      `wrk.body = string.rep("x", ${spec.postBody.length})`,
-      'wrk.headers["Content-Type"] = "application/octet-stream"',
+      `wrk.body = ${luaString(spec.postBody)}`,
+      `wrk.headers["Content-Type"] = ${luaString(postType(spec))}`,
     );
   }
   if (spec.pipeline > 1) {
@@ -346,7 +356,7 @@ interface AutocannonResult {
 export async function runAutocannon(server: ServerProcess, port: number, spec: LoadSpec): Promise<LoadRun> {
   const cli = autocannonCli();
   if (!cli) throw new Error('autocannon is not installed');
-  const body = spec.postBody === undefined ? [] : ['-m', 'POST', '-b', spec.postBody, '-H', 'content-type=application/octet-stream'];
+  const body = spec.postBody === undefined ? [] : ['-m', 'POST', '-b', spec.postBody, '-H', `content-type=${postType(spec)}`];
   const argv = [
     process.execPath,
     cli,

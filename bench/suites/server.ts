@@ -13,6 +13,7 @@ import { quantile } from '../harness/stats.js';
 import type { BenchCase, LoadRuns, Suite } from '../harness/types.js';
 import { bunServers, denoServers, loadCase, needing, nodeServer, type ServerImpl } from './server-processes.js';
 import { noteLeftOut } from '../harness/peers.js';
+import { ORDER } from '../peers/servers/app.js';
 
 /** The servers of the plain fetch handler (app.ts). */
 function implementations(): ServerImpl[] {
@@ -78,6 +79,10 @@ const HONO_GROUPS: { group: string; spec: Omit<LoadSpec, 'durationSec'> }[] = [
   { group: 'hono: 20 KB file (serveStatic)', spec: { path: '/static/file.bin', connections: CONNECTIONS, pipeline: 1 } },
   { group: 'hono: 200 KB file (serveStatic)', spec: { path: '/static/large.bin', connections: CONNECTIONS, pipeline: 1 } },
   { group: 'hono: HTML page streamed in 100 writes (stream())', spec: { path: '/page', connections: CONNECTIONS, pipeline: 1 } },
+  {
+    group: 'hono: POST JSON (c.req.json, c.json)',
+    spec: { path: '/orders', connections: CONNECTIONS, pipeline: 1, postBody: JSON.stringify(ORDER), postType: 'application/json' },
+  },
 ];
 
 /**

@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, runAutocannon, runH2load, runWrk, ServerProcess, type LoadSpec } from '../../bench/harness/load.js';
+import { ORDER } from '../../bench/peers/servers/app.js';
 
 const servers = new URL('../../dist/bench/peers/servers/node-servers.js', import.meta.url).pathname;
 let PORT = 0;
@@ -34,6 +35,32 @@ describe('load clients', () => {
       expect(r.clientCpuShare, run.name).toBeGreaterThan(0);
       // How close it is to 1 depends on timing (a check for the bench report, not for a test).
       expect(Number.isFinite(r.littleRatio) && r.littleRatio > 0, run.name).toBe(true);
+    }
+  });
+});
+
+describe('load clients posting JSON', () => {
+  it('wrk and autocannon send the POST body and its type as given (the hono app checks both: 415, 400 or 500 else)', async () => {
+    const port = await freePort();
+    const hono = await ServerProcess.start({ command: [process.execPath, servers, 'wirespeed-node-hono', String(port)], port });
+    try {
+      const spec: LoadSpec = {
+        path: '/orders',
+        connections: 4,
+        durationSec: 1,
+        pipeline: 1,
+        postBody: JSON.stringify(ORDER),
+        postType: 'application/json',
+      };
+      for (const run of [runWrk, runAutocannon]) {
+        const r = await run(hono, port, spec);
+        expect([r.errors, r.requestsPerSec > 100], run.name).toEqual([0, true]);
+      }
+      // The same route refuses another type: the check above could fail.
+      const wrong = await runWrk(hono, port, { ...spec, postType: 'text/plain' });
+      expect(wrong.errors).toBeGreaterThan(100);
+    } finally {
+      await hono.stop();
     }
   });
 });

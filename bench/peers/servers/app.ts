@@ -4,6 +4,18 @@
 export const HELLO = 'Hello, World!';
 export const JSON_BODY = { message: 'Hello, World!', id: 42, tags: ['a', 'b'] };
 export const KB1 = 'x'.repeat(1024);
+
+/** What the hono app's POST /orders takes. */
+export interface Order {
+  item: string;
+  lines: { sku: string; price: number; quantity: number }[];
+}
+
+/** An order as a client posts it (257 bytes of JSON). */
+export const ORDER: Order = {
+  item: 'order-1',
+  lines: Array.from({ length: 5 }, (_, i) => ({ sku: `sku-${1000 + i}`, price: 9.99 + i, quantity: 1 + (i % 3) })),
+};
 export const KB10 = 'x'.repeat(10 * 1024);
 /** What the raw ceilings (raw-net, raw-deno) answer to every request: the hello, with no HTTP work. */
 /** A request that asks the raw servers to close after their answer (a client without keep-alive). */

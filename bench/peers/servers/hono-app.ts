@@ -9,7 +9,9 @@
 //   take (@hono/node-server's serveStatic, wirespeed/hono's, hono/deno's), when one is given, and
 //   GET /static/large.bin → a 200 KB file through it,
 //   GET /page → an HTML page streamed in 100 small writes (hono/streaming's `stream()`, as a
-//   page rendered row by row is sent).
+//   page rendered row by row is sent),
+//   POST /orders → a JSON body (its type checked) read with c.req.json, checked, and answered as
+//   JSON with a 201, as an API's create route does.
 import { createReadStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import process from 'node:process';
@@ -20,7 +22,7 @@ import { cors } from 'hono/cors';
 import { etag } from 'hono/etag';
 import { secureHeaders } from 'hono/secure-headers';
 import { stream } from 'hono/streaming';
-import { HELLO, JSON_BODY } from './app.js';
+import { HELLO, JSON_BODY, type Order } from './app.js';
 
 /** The size of the byte body and of the file. */
 const FILE_BYTES = 20_000;
@@ -62,6 +64,13 @@ export function honoApp(staticFiles?: StaticFiles): Hono {
     return stream(c, async (page) => {
       for (const part of PAGE) await page.write(part);
     });
+  });
+  app.post('/orders', async (c) => {
+    if (c.req.header('content-type') !== 'application/json') return c.json({ error: 'send JSON' }, 415);
+    const order = await c.req.json<Partial<Order>>();
+    if (typeof order.item !== 'string' || !Array.isArray(order.lines)) return c.json({ error: 'an order has an item and lines' }, 400);
+    const total = order.lines.reduce((sum, line) => sum + line.price * line.quantity, 0);
+    return c.json({ id: 42, item: order.item, lines: order.lines.length, total }, 201);
   });
   if (staticFiles) app.use('/static/*', staticFiles({ root: folder }));
   return app;
