@@ -4,6 +4,11 @@
 export const HELLO = 'Hello, World!';
 export const JSON_BODY = { message: 'Hello, World!', id: 42, tags: ['a', 'b'] };
 export const KB1 = 'x'.repeat(1024);
+export const KB10 = 'x'.repeat(10 * 1024);
+/** A request that asks the raw servers to close after their answer (a client without keep-alive). */
+export const RAW_CLOSE_REQUEST = 'Connection: close';
+/** What the raw ceilings (raw-net, raw-deno) answer to every request: the hello, with no HTTP work. */
+export const RAW_HELLO_RESPONSE = `HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ${HELLO.length}\r\n\r\n${HELLO}`;
 
 /** What the hono app's POST /orders takes. */
 export interface Order {
@@ -16,11 +21,6 @@ export const ORDER: Order = {
   item: 'order-1',
   lines: Array.from({ length: 5 }, (_, i) => ({ sku: `sku-${1000 + i}`, price: 9.99 + i, quantity: 1 + (i % 3) })),
 };
-export const KB10 = 'x'.repeat(10 * 1024);
-/** What the raw ceilings (raw-net, raw-deno) answer to every request: the hello, with no HTTP work. */
-/** A request that asks the raw servers to close after their answer (a client without keep-alive). */
-export const RAW_CLOSE_REQUEST = 'Connection: close';
-export const RAW_HELLO_RESPONSE = `HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ${HELLO.length}\r\n\r\n${HELLO}`;
 
 /** The routes as a fetch handler (wirespeed, Deno.serve, hono's node-server). */
 export async function fetchApp(request: Request): Promise<Response> {
