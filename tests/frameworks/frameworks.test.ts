@@ -3,13 +3,15 @@
 // unchanged: each request answered as the framework means it (status, type, the fields that
 // matter, body), and the same over HTTP/2 as over HTTP/1.1; a chat whose client leaves is
 // aborted; an auth flow keeps its session by cookie; the MCP SDK's own client works a session;
-// a React page streams its shell before its suspended parts, and stops rendering for a client that left.
+// a React page streams its shell before its suspended parts (chromium shows it so), and stops
+// rendering for a client that left.
 import http2 from 'node:http2';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve } from '../../src/server/node.js';
+import { launchChromium } from '../chromium.js';
 import { ask, askH2, launch, type Ask } from '../server/answers.js';
 import { denoRunArgs } from '../server/launchers.js';
 import { frameworksHandler } from './apps.js';
@@ -390,6 +392,23 @@ function onAdapter(adapter: string, start: () => Promise<{ url: string; stop(): 
         expect({ protocol, events }).toEqual({ protocol, events: ['render stopped; request.signal aborted'] });
       }
     });
+
+    it('React: chromium shows the fallback while the part is suspended, then the part in its place (HTTP/1.1)', async () => {
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage();
+        await page.goto(`${server.url}/react/gated?gate=chromium`, { waitUntil: 'commit' });
+        // The document is still loading: the browser shows what it has, the shell.
+        await page.getByText('loading…').waitFor({ state: 'visible', timeout: 10_000 });
+        expect(await page.evaluate(() => document.readyState)).toBe('loading');
+        expect((await ask(server.url, { path: '/react/open?gate=chromium' })).body).toBe('opened');
+        // React's script, sent with the part, puts it in the fallback's place.
+        await page.getByText('shipped').waitFor({ state: 'visible', timeout: 10_000 });
+        expect(await page.getByText('loading…').count()).toBe(0);
+      } finally {
+        await browser.close();
+      }
+    }, 30_000);
 
     it('MCP: the SDK’s client opens a session, lists and calls tools (one with progress over SSE, 20 at once), and ends it', async () => {
       const client = new Client({ name: 'wirespeed-test-client', version: '1.0.0' });
