@@ -119,11 +119,14 @@ const FRAMEWORKS: { packages: string[]; ours: string; theirs: string; others?: S
   },
   {
     // React's server rendering: theirs is React's own Node path (renderToPipeableStream on
-    // node:http); the same fetch handler on @hono/node-server beside it.
+    // node:http); the same fetch handler on @hono/node-server beside it, and on Deno.
     packages: ['react', 'react-dom'],
     ours: 'wirespeed-node-react',
     theirs: 'node-http-react',
-    others: needing(['@hono/node-server'], [nodeServer('hono-node-react')]),
+    others: [
+      ...needing(['@hono/node-server'], [nodeServer('hono-node-react')]),
+      ...denoServers('wirespeed-deno-react', 'deno-serve-react'),
+    ],
     groups: [
       ['React SSR: a 100-row page', '/page'],
       ['React SSR: a page with a Suspense part', '/suspense'],

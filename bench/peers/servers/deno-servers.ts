@@ -10,6 +10,7 @@ interface DenoConn {
 }
 interface DenoServe {
   args: string[];
+  env: { set(name: string, value: string): void };
   listen(options: { port: number; hostname: string }): AsyncIterable<DenoConn>;
   upgradeWebSocket(request: Request): { socket: WebSocket; response: Response };
   serve(
@@ -133,6 +134,14 @@ switch (name) {
     const { serveStatic } = await import('hono/deno');
     const app = honoApp(serveStatic);
     await new Promise<void>((resolve) => Deno.serve({ port, hostname, onListen: resolve }, app.fetch));
+    break;
+  }
+  case 'wirespeed-deno-react':
+  case 'deno-serve-react': {
+    Deno.env.set('NODE_ENV', 'production'); // before React loads (react-app.ts)
+    const { reactFetch } = await import('./react-app.js');
+    if (name === 'deno-serve-react') await new Promise<void>((resolve) => Deno.serve({ port, hostname, onListen: resolve }, reactFetch));
+    else await (await import('../../../src/server/deno.js')).serve({ port, hostname, fetch: reactFetch }).ready;
     break;
   }
   case 'wirespeed-deno-ws': {

@@ -2,11 +2,13 @@
 //   GET /page → a document with a 100-row table, all ready at once;
 //   GET /suspense → the same with a part behind a Suspense boundary whose data comes a turn later
 //   (the shell goes out first, the part after it).
-// On wirespeed/node and @hono/node-server: `renderToReadableStream` in a fetch handler (what React
-// Router, TanStack Start and Next.js do on the server). On node:http: `renderToPipeableStream`
-// piped into the ServerResponse, React's own Node path. The servers start it with NODE_ENV set to
-// production first: React's development build is several times slower and is not what is served.
+// On wirespeed (Node and Deno), @hono/node-server and Deno.serve: `renderToReadableStream` in a
+// fetch handler (what React Router, TanStack Start and Next.js do on the server). On node:http:
+// `renderToPipeableStream` piped into the ServerResponse, React's own Node path. The servers start
+// it with NODE_ENV set to production first: React's development build is several times slower and
+// is not what is served.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setImmediate } from 'node:timers';
 import { createElement, Suspense, use, type ReactNode } from 'react';
 import { renderToPipeableStream, renderToReadableStream } from 'react-dom/server';
 
