@@ -25,13 +25,13 @@ function bursts(parts: string[][], closeLater = false): ReadableStream<Uint8Arra
   });
 }
 
-/** The writes one GET answered by `fetch` makes, once the response is complete. */
+/** The writes one GET answered by `fetch` makes, once the response is complete (waited for up to 2 s). */
 async function writesOf(fetch: FetchHandler): Promise<string[]> {
   const core = new ServerCore({ fetch });
   const transport = new RecordingTransport();
   core.accept(transport);
   transport.events!.onData(encoder.encode(REQUEST));
-  for (let i = 0; i < 100 && !/0\r\n(?:[^\r]+\r\n)*\r\n$/.test(transport.written); i++)
+  for (let i = 0; i < 400 && !/0\r\n(?:[^\r]+\r\n)*\r\n$/.test(transport.written); i++)
     await new Promise((resolve) => setTimeout(resolve, 5));
   transport.destroy();
   // The head's Date and Keep-Alive change from run to run.
