@@ -113,12 +113,11 @@ export class ResponseBody {
   }
 
   /**
-   * The stream has ended and every chunk read of it was taken: the chunk `chunks()` gave last is
-   * the body's last (a failure met while reading ahead is still to be thrown, so it is not).
+   * The chunk `chunks()` gave last is the body's last and the body is whole: the stream had ended,
+   * every chunk read of it was given, no failure is still to be thrown, and it has the declared
+   * length. The response can end with that chunk.
    */
-  get exhausted(): boolean {
-    return this.ended && this.ahead.length === 0 && this.failure === null;
-  }
+  exhausted = false;
 
   /**
    * The body's bytes (read ahead first), checked against `length` (the declared Content-Length, or
@@ -148,6 +147,7 @@ export class ResponseBody {
         written += value.length;
         if (length !== null && written > length)
           throw new ResponseBodyError(`the response body is longer than its Content-Length ${length}`);
+        this.exhausted = this.ended && this.ahead.length === 0 && this.failure === null && (length === null || written === length);
         yield value;
       }
       finished = true;

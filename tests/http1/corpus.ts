@@ -142,8 +142,8 @@ export function splitDifferences<C>(
   for (const c of cases) {
     const bytes = bytesOf(c);
     const whole = JSON.stringify(outcome(c, [bytes]));
-    const cuts = Array.from({ length: bytes.length - 1 }, (_, i) => [bytes.subarray(0, i + 1), bytes.subarray(i + 1)]);
-    for (const pieces of [...cuts, [...bytes].map((byte) => Uint8Array.of(byte))]) {
+    const cuts = Array.from({ length: bytes.length - 1 }, (_, i) => chunksOf(bytes, [i + 1]));
+    for (const pieces of [...cuts, chunksOf(bytes, [...bytes.keys()].slice(1))]) {
       feeds++;
       const split = JSON.stringify(outcome(c, pieces));
       if (split !== whole && differing.length < 10)

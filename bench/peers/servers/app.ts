@@ -30,7 +30,8 @@ export async function fetchApp(request: Request): Promise<Response> {
   return syncRoute(request);
 }
 
-const pathOf = (url: string) => url.slice(url.indexOf('/', url.indexOf('//') + 2));
+/** A request URL's path and query (what the routes match), without making a URL. */
+export const pathOf = (url: string) => url.slice(url.indexOf('/', url.indexOf('//') + 2));
 
 /** Synchronous where the route allows it: a fetch handler may return a Response directly. */
 export function fetchAppSync(request: Request): Response | Promise<Response> {

@@ -88,6 +88,11 @@ async function serveOnWirespeed(fetch: FetchHandler): Promise<void> {
   await serve({ port, hostname: host, fetch }).ready;
 }
 
+/** Listens with a node:http server on the port and host given. */
+async function listen(server: http.Server | https.Server | http2.Http2Server): Promise<void> {
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+}
+
 async function start(): Promise<void> {
   switch (name) {
     case 'wirespeed-node':
@@ -132,9 +137,7 @@ async function start(): Promise<void> {
     case 'node-http-yoga': {
       // Yoga's own Node path: node:http with the Yoga instance as its request listener.
       const { yogaApp } = await import('./yoga-app.js');
-      const server = http.createServer(yogaApp());
-      await new Promise<void>((resolve) => server.listen(port, host, resolve));
-      return;
+      return listen(http.createServer(yogaApp()));
     }
     case 'wirespeed-node-react':
     case 'hono-node-react':
@@ -147,9 +150,7 @@ async function start(): Promise<void> {
         await new Promise<void>((resolve) => serve({ fetch: reactFetch, port, hostname: host }, () => resolve()));
         return;
       }
-      const server = http.createServer(reactListener);
-      await new Promise<void>((resolve) => server.listen(port, host, resolve));
-      return;
+      return listen(http.createServer(reactListener));
     }
     case 'hono-node-hono': {
       const { serve } = await import('@hono/node-server');
@@ -194,9 +195,7 @@ async function start(): Promise<void> {
     }
     case 'node-http':
     case 'node-https': {
-      const server = name === 'node-https' ? https.createServer(BENCH_TLS, nodeHttpApp) : http.createServer(nodeHttpApp);
-      await new Promise<void>((resolve) => server.listen(port, host, resolve));
-      return;
+      return listen(name === 'node-https' ? https.createServer(BENCH_TLS, nodeHttpApp) : http.createServer(nodeHttpApp));
     }
     case 'raw-net': {
       const server = net.createServer((socket) => {

@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setImmediate } from 'node:timers';
 import { createElement, Suspense, use, type ReactNode } from 'react';
 import { renderToPipeableStream, renderToReadableStream } from 'react-dom/server';
+import { pathOf } from './app.js';
 
 const ROWS = Array.from({ length: 100 }, (_, i) => ({ id: i, name: `Item ${i}`, price: ((i * 137) / 100).toFixed(2) }));
 const HTML = { 'content-type': 'text/html; charset=utf-8' };
@@ -46,8 +47,6 @@ function pageFor(path: string | undefined): ReactNode {
   const late = path === '/suspense' ? new Promise<string>((resolve) => setImmediate(() => resolve('late'))) : undefined;
   return createElement(Page, { late });
 }
-
-const pathOf = (url: string) => url.slice(url.indexOf('/', url.indexOf('//') + 2));
 
 /** The fetch handler, as React Router's template writes it: the request's signal stops a render whose client left. */
 export async function reactFetch(request: Request): Promise<Response> {

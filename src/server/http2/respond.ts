@@ -180,17 +180,15 @@ export class Responder {
       headersSent = !(await body.arrivesSoon());
       if (!stream.state.canSend || this.host.closed) return body.cancel();
       if (headersSent) this.send.headers(stream, fields, false);
-      let sent = 0;
       // END_STREAM went out on the last DATA frame (no empty frame of its own for the end).
       let endSent = false;
       for await (const chunk of body.chunks(length)) {
         if (!stream.state.canSend || this.host.closed) return;
         if (!headersSent) this.send.headers(stream, fields, false);
         headersSent = true;
-        sent += chunk.length;
-        // The stream ended as this chunk was read, with the length it said: END_STREAM goes on its
-        // DATA (trailers come later; a body short of its content-length is reset, not ended).
-        endSent = !prepared.trailers && body.exhausted && (length === null || sent === length);
+        // The body ended whole with this chunk: END_STREAM goes on its DATA (trailers come later;
+        // a body short of its content-length is reset, not ended).
+        endSent = !prepared.trailers && body.exhausted;
         this.send.data(stream, chunk, endSent);
         if (stream.outbound.bytes > STREAM_HIGH_WATER_MARK || this.host.transport.needsDrain) await stream.writable();
       }
