@@ -33,6 +33,7 @@ export default defineConfig({
   test: {
     root: here('.'),
     include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
+    globalSetup: ['tests/temp-folder.setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

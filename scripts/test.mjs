@@ -1,7 +1,7 @@
 // `npm test`: everything a change must pass, from a fresh clone. Builds first (installing what is
 // missing), then Rust format/lint/tests, TypeScript format/lint/types, and the vitest suites.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from './build.mjs';
@@ -33,7 +33,8 @@ run(join(bin, 'eslint'), ['.']);
 run(join(bin, 'tsc'), ['-p', 'tsconfig.json']);
 
 log('vitest');
-const report = join(mkdtempSync(join(tmpdir(), 'wirespeed-test-')), 'vitest.json');
+const reportFolder = mkdtempSync(join(tmpdir(), 'wirespeed-test-'));
+const report = join(reportFolder, 'vitest.json');
 const vitest = spawnSync(join(bin, 'vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
   cwd: root,
   stdio: 'inherit',
@@ -43,5 +44,6 @@ if (existsSync(report)) {
   passed += json.numPassedTests;
   failed += json.numFailedTests + (json.numTotalTestSuites > 0 && json.success === false && json.numFailedTests === 0 ? 1 : 0);
 }
+rmSync(reportFolder, { recursive: true, force: true });
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(vitest.status === 0 && failed === 0 ? 0 : 1);

@@ -3,7 +3,7 @@
 // latency percentiles, server CPU time per request and peak RSS (from /proc), the client's CPU
 // share (near 100% means wrk, not the server, was the bottleneck) and a Little's-law check.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
@@ -89,6 +89,20 @@ function parseDuration(text: string): number {
   return m[2] === 'us' ? value / 1000 : m[2] === 'ms' ? value : m[2] === 's' ? value * 1000 : value * 60_000;
 }
 
+/** A new folder in the OS temp directory, for files that live only as long as a run or a server. */
+const temporaryFolder = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
+const removeFolder = (folder: string) => rmSync(folder, { recursive: true, force: true });
+
+/** `use` with a temporary folder of its own, removed once `use` is done, however it ends. */
+async function inTemporaryFolder<T>(prefix: string, use: (folder: string) => Promise<T>): Promise<T> {
+  const folder = temporaryFolder(prefix);
+  try {
+    return await use(folder);
+  } finally {
+    removeFolder(folder);
+  }
+}
+
 const postType = (spec: LoadSpec) => spec.postType ?? 'application/octet-stream';
 
 /** `text` as a Lua string literal: printable ASCII only, whose JSON escapes (`\"`, `\\`) are Lua's too. */
@@ -116,10 +130,7 @@ function luaScript(spec: LoadSpec): string | null {
       'request = function() return req end',
     );
   }
-  if (!lines.length) return null;
-  const file = join(mkdtempSync(join(tmpdir(), 'wirespeed-wrk-')), 'script.lua');
-  writeFileSync(file, lines.join('\n') + '\n');
-  return file;
+  return lines.length ? lines.join('\n') + '\n' : null;
 }
 
 /** A port free on 127.0.0.1 right now, for a server process to listen on. */
@@ -135,22 +146,34 @@ export function freePort(): Promise<number> {
 
 /** A started server process. */
 export class ServerProcess {
-  private constructor(readonly child: ChildProcess) {}
+  private constructor(
+    readonly child: ChildProcess,
+    private readonly tmp: string,
+  ) {}
 
   static async start(target: LoadTarget): Promise<ServerProcess> {
     const [cmd, ...args] = pinned(0, target.command);
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    // The server's temp directory (TMPDIR) is a folder of its own that stop() removes: a process
+    // ended by SIGKILL cleans up nothing itself (the hono app writes its static files there).
+    const tmp = temporaryFolder('wirespeed-server-');
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TMPDIR: tmp } });
+    const server = new ServerProcess(child, tmp);
     const lines = createInterface({ input: child.stdout! });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${target.command.join(' ')} did not get ready in 30 s`)), 30_000);
-      child.once('exit', (code) => reject(new Error(`${target.command.join(' ')} exited with ${code}`)));
-      lines.on('line', (line) => {
-        if (line.trim() !== 'ready') return;
-        clearTimeout(timer);
-        resolve();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${target.command.join(' ')} did not get ready in 30 s`)), 30_000);
+        child.once('exit', (code) => reject(new Error(`${target.command.join(' ')} exited with ${code}`)));
+        lines.on('line', (line) => {
+          if (line.trim() !== 'ready') return;
+          clearTimeout(timer);
+          resolve();
+        });
       });
-    });
-    return new ServerProcess(child);
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+    return server;
   }
 
   get pid(): number {
@@ -158,10 +181,12 @@ export class ServerProcess {
   }
 
   async stop(): Promise<void> {
-    if (this.child.exitCode !== null) return;
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill('SIGKILL');
-    await exited;
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      const exited = new Promise((resolve) => this.child.once('exit', resolve));
+      this.child.kill('SIGKILL');
+      await exited;
+    }
+    removeFolder(this.tmp);
   }
 }
 
@@ -313,17 +338,25 @@ function wrkPercentile(distribution: string, p: number): number {
 
 /** One wrk run against a running server. */
 export async function runWrk(server: ServerProcess, port: number, spec: LoadSpec): Promise<LoadRun> {
-  const script = luaScript(spec);
-  const run = await runClient(server, [
+  const argv = (scriptFile?: string) => [
     'wrk',
     '-t1',
     `-c${spec.connections}`,
     `-d${spec.durationSec}s`,
     '--latency',
     ...(spec.newConnectionEach ? ['-H', 'Connection: close'] : []),
-    ...(script ? ['-s', script] : []),
+    ...(scriptFile ? ['-s', scriptFile] : []),
     targetUrl(port, spec),
-  ]);
+  ];
+  const script = luaScript(spec);
+  const run =
+    script === null
+      ? await runClient(server, argv())
+      : await inTemporaryFolder('wirespeed-wrk-', (folder) => {
+          const file = join(folder, 'script.lua');
+          writeFileSync(file, script);
+          return runClient(server, argv(file));
+        });
   const out = run.out;
   // The percentiles are read from wrk's "Latency Distribution" block only.
   const distribution = out.slice(Math.max(0, out.indexOf('Latency Distribution')));
@@ -398,29 +431,33 @@ export interface H2LoadSpec {
   tls?: boolean;
 }
 
+const h2loadArgv = (port: number, spec: H2LoadSpec, logFile: string) => [
+  'h2load',
+  '-n',
+  String(spec.requests),
+  '-c',
+  String(spec.clients),
+  '-m',
+  String(spec.streams),
+  '--log-file',
+  logFile,
+  targetUrl(port, spec),
+];
+
 /**
  * One h2load run (h2c with prior knowledge, or TLS) against a running server. h2load prints no
  * percentiles, so they come from its per-request log (`--log-file`: start, status, duration µs).
  */
 export async function runH2load(server: ServerProcess, port: number, spec: H2LoadSpec): Promise<LoadRun> {
-  const log = join(mkdtempSync(join(tmpdir(), 'wirespeed-h2load-')), 'requests.log');
-  const argv = [
-    'h2load',
-    '-n',
-    String(spec.requests),
-    '-c',
-    String(spec.clients),
-    '-m',
-    String(spec.streams),
-    '--log-file',
-    log,
-    targetUrl(port, spec),
-  ];
-  const run = await runClient(server, argv);
+  const { run, log } = await inTemporaryFolder('wirespeed-h2load-', async (folder) => {
+    const file = join(folder, 'requests.log');
+    const run = await runClient(server, h2loadArgv(port, spec, file));
+    return { run, log: readFileSync(file, 'utf8') };
+  });
   const out = run.out;
   const finished = /finished in ([\d.]+(?:us|ms|s)), ([\d.]+) req\/s, (\S+)\/s/.exec(out);
   const counts = /requests: (\d+) total, \d+ started, (\d+) done, (\d+) succeeded, (\d+) failed, (\d+) errored, (\d+) timeout/.exec(out);
-  const durations = readFileSync(log, 'utf8')
+  const durations = log
     .split('\n')
     .filter(Boolean)
     .map((line) => Number(line.split('\t')[2]) / 1000)

@@ -1,7 +1,7 @@
 // The CLI end to end: a real (quick, filtered) run writing a real result file, in a fresh process
 // per case.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +95,28 @@ describe('wirespeed bench', () => {
     }
   });
 
+  it("leaves nothing in the temp directory: wrk's script, h2load's log, a server's files, an IPC socket", () => {
+    // The run's TMPDIR is a folder of this test's own, so whatever the run and the servers it
+    // starts (killed with SIGKILL) leave there is theirs.
+    const tmp = mkdtempSync(join(tmpdir(), 'wirespeed-bench-tmp-'));
+    const out = join(mkdtempSync(join(tmpdir(), 'wirespeed-bench-')), 'run.json');
+    const filter =
+      '/POST JSON .* wirespeed-node-hono$|h2 hello, 10 connections x 10 streams / wirespeed-node-h2$|small\\) over Unix socket / IpcChannel/';
+    execFileSync(process.execPath, [cli, 'bench', '--suite', 'server,http2,ipc', '--quick', '--filter', filter, '--out', out], {
+      stdio: 'ignore',
+      env: { ...process.env, TMPDIR: tmp },
+    });
+    const cases = (JSON.parse(readFileSync(out, 'utf8')) as ResultFile).cases;
+    // Each kind that writes a temp file ran: wrk with a Lua script (the POST body), the hono app
+    // (its static files), h2load (its request log), IPC over a Unix socket.
+    expect(cases.map((c) => c.impl).sort()).toEqual([
+      'IpcChannel request',
+      'IpcChannel request',
+      'wirespeed-node-h2',
+      'wirespeed-node-hono',
+    ]);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
   it('prints a report from one real run, every number taken from that run', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wirespeed-report-'));
     const stdout = execFileSync(
