@@ -2,7 +2,7 @@
 // package as npm ships it (`npm pack`, unpacked into a project of its own), so the README cannot
 // drift from the code again. Peers the blocks import (hono, msgpackr) are linked from this repo.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { packProject, ROOT } from './pack.js';
@@ -81,5 +81,35 @@ describe('README', () => {
       });
       expect(out.length).toBeGreaterThan(0); // every block shows what it did
     }, 30_000);
+  }
+});
+
+/** GitHub's anchor for a heading: lower case, no punctuation but `-` and `_`, spaces as `-`. */
+const anchorOf = (heading: string) =>
+  heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+
+describe('the documents the README links', () => {
+  const documents = ['README.md', 'docs/numbers.md', 'docs/architecture.md', 'bench/README.md'];
+  const text = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+  const anchors = (file: string) => new Set([...text(file).matchAll(/^#+ (.+)$/gm)].map((m) => anchorOf(m[1])));
+
+  it('knows the anchors GitHub makes', () => {
+    expect(anchorOf('Switching from @hono/node-server')).toBe('switching-from-hononode-server');
+    expect(anchorOf("React's streaming server rendering")).toBe('reacts-streaming-server-rendering');
+  });
+
+  for (const document of documents) {
+    it(`${document}: every link to a file of the repo reaches it, and every #place a heading there`, () => {
+      const links = [...text(document).matchAll(/\]\(((?!https?:)[^)]+)\)/g)].map((m) => m[1]);
+      for (const link of links) {
+        const [path, place] = link.split('#');
+        const target = path ? join(document, '..', path) : document;
+        expect(existsSync(join(ROOT, target)), `${document}: ${link}`).toBe(true);
+        if (place !== undefined) expect(anchors(target), `${document}: ${link}`).toContain(place);
+      }
+    });
   }
 });
