@@ -7,5 +7,13 @@ export interface StaticOptions {
   onFound(path: string, c: Context): void;
 }
 
-/** The test app of app.mjs, with the static file middleware its server's users take. */
-export function createApp(options?: { staticFiles?: (options: StaticOptions) => MiddlewareHandler }): Hono;
+/** What a server's getConnInfo gives ipRestriction. */
+export type ConnInfoOf = (c: Context) => { remote: { address?: string; addressType?: 'IPv4' | 'IPv6' | 'unknown' } };
+
+/** The test app of app.mjs, with the static file middleware and getConnInfo of its server. */
+export function createApp(options?: { staticFiles?: (options: StaticOptions) => MiddlewareHandler; connInfo?: ConnInfoOf }): Hono;
+
+/** The secret of the app's JWT routes. */
+export const JWT_SECRET: string;
+/** The token of the app's bearerAuth routes. */
+export const BEARER_TOKEN: string;

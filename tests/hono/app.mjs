@@ -1,28 +1,52 @@
 // A realistic hono app, run unchanged on wirespeed and on its peers (@hono/node-server, Deno.serve):
 // routes with params, JSON, cookies, the common middlewares (cors, etag, compress, secureHeaders,
-// bodyLimit), SSE, streaming, JSX streamed with Suspense, a multipart upload, redirects, errors.
+// bodyLimit), SSE, streaming, JSX streamed with Suspense, a multipart upload, redirects, errors,
+// and hono's other built-in middleware (requestId, logger, timing, contextStorage, jwt,
+// bearerAuth, csrf, ipRestriction, timeout, methodOverride, trailing slashes, prettyJSON,
+// validator, languageDetector).
 // Plain JS so that plain Node, Deno and vitest all load it.
 /* global Blob, File, Headers, ReadableStream, Request, setTimeout */
 import { Hono } from 'hono';
 import { basicAuth } from 'hono/basic-auth';
+import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
+import { some } from 'hono/combine';
 import { compress } from 'hono/compress';
+import { contextStorage, getContext } from 'hono/context-storage';
 import { getCookie, setCookie } from 'hono/cookie';
 import { cors } from 'hono/cors';
+import { csrf } from 'hono/csrf';
 import { etag } from 'hono/etag';
+import { ipRestriction } from 'hono/ip-restriction';
 import { jsx } from 'hono/jsx';
 import { jsxRenderer } from 'hono/jsx-renderer';
 import { renderToReadableStream, Suspense } from 'hono/jsx/streaming';
+import { jwt } from 'hono/jwt';
+import { languageDetector } from 'hono/language';
+import { logger } from 'hono/logger';
+import { methodOverride } from 'hono/method-override';
 import { poweredBy } from 'hono/powered-by';
+import { prettyJSON } from 'hono/pretty-json';
+import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { stream, streamSSE } from 'hono/streaming';
+import { timeout } from 'hono/timeout';
+import { setMetric, timing } from 'hono/timing';
+import { trimTrailingSlash } from 'hono/trailing-slash';
+import { validator } from 'hono/validator';
+
+/** The secret of the app's JWT routes (the test signs its tokens with it). */
+export const JWT_SECRET = 'a-secret-of-the-test-app';
+/** The token of the app's bearerAuth routes. */
+export const BEARER_TOKEN = 'hono-bearer-token';
 
 /**
  * `staticFiles`: the static file middleware the server's users take (@hono/node-server's on it,
  * wirespeed/hono's on wirespeed), serving ./static under /static/ with a Cache-Control set in
- * onFound.
+ * onFound. `connInfo`: the server's getConnInfo (@hono/node-server/conninfo, hono/deno,
+ * wirespeed/hono), for ipRestriction.
  */
-export function createApp({ staticFiles } = {}) {
+export function createApp({ staticFiles, connInfo } = {}) {
   const app = new Hono();
 
   app.get('/', (c) => c.text('Hello, World!'));
@@ -121,7 +145,66 @@ export function createApp({ staticFiles } = {}) {
   }
 
   portedFromNodeServer(app);
+  moreMiddleware(app, connInfo);
   return app;
+}
+
+/**
+ * hono's other built-in middleware as apps use it: request ids, logging, timing, context storage,
+ * JWT and bearer tokens, CSRF, IP rules, timeouts, method override (which clones the request and
+ * re-makes it), trailing slashes, pretty JSON, validation and language detection.
+ */
+function moreMiddleware(app, connInfo) {
+  app.use(
+    '/more/*',
+    requestId({ generator: () => 'generated-id' }),
+    logger(() => {}),
+    contextStorage(),
+    timing({ total: false }),
+  );
+  app.get('/more/context', (c) => {
+    setMetric(c, 'db', 'Database');
+    return c.json({ requestId: c.get('requestId'), path: getContext().req.path });
+  });
+
+  app.use('/more/jwt/*', jwt({ secret: JWT_SECRET, alg: 'HS256' }));
+  app.get('/more/jwt/me', (c) => c.json(c.get('jwtPayload')));
+  app.use('/more/bearer/*', bearerAuth({ token: BEARER_TOKEN }));
+  app.get('/more/bearer/data', (c) => c.text('bearer ok'));
+
+  app.use('/more/csrf/*', csrf({ origin: 'http://example.com' }));
+  app.post('/more/csrf/form', async (c) => c.json(await c.req.parseBody()));
+
+  if (connInfo) {
+    app.get('/more/ip/allowed', ipRestriction(connInfo, { allowList: ['127.0.0.1', '::1'] }), (c) => c.text('allowed'));
+    app.get('/more/ip/denied', ipRestriction(connInfo, { denyList: ['127.0.0.0/8', '::1'] }), (c) => c.text('not denied'));
+    app.get('/more/either', some(bearerAuth({ token: BEARER_TOKEN }), ipRestriction(connInfo, { allowList: ['127.0.0.1'] })), (c) =>
+      c.text('either'),
+    );
+  }
+
+  app.get('/more/slow', timeout(50), async (c) => {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return c.text('too late');
+  });
+
+  app.use('/more/posts/*', methodOverride({ app }));
+  app.put('/more/posts/:id', async (c) => c.json({ method: 'PUT', id: c.req.param('id'), form: await c.req.parseBody() }));
+  app.patch('/more/posts/:id', async (c) => c.json({ method: 'PATCH', id: c.req.param('id'), form: await c.req.parseBody() }));
+  app.delete('/more/posts/:id', (c) => c.json({ method: 'DELETE', id: c.req.param('id') }));
+
+  app.use('/more/slash/*', trimTrailingSlash());
+  app.get('/more/slash/page', (c) => c.text('no slash'));
+  app.get('/more/pretty', prettyJSON(), (c) => c.json({ a: 1, list: [1, 2], nested: { b: 'c' } }));
+
+  const named = (value, c) => (typeof value.name === 'string' && value.name.length > 0 ? value : c.json({ error: 'name' }, 400));
+  app.post('/more/valid/json', validator('json', named), (c) => c.json({ json: c.req.valid('json') }));
+  app.post('/more/valid/form', validator('form', named), (c) => c.json({ form: c.req.valid('form') }));
+  app.get('/more/valid/query', validator('query', named), (c) => c.json({ query: c.req.valid('query') }));
+
+  app.get('/more/lang', languageDetector({ supportedLanguages: ['en', 'ja', 'fr'], fallbackLanguage: 'en' }), (c) =>
+    c.text(c.get('language')),
+  );
 }
 
 const bytesOf = (text) => new TextEncoder().encode(text);

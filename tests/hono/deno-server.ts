@@ -2,7 +2,8 @@
 // beside HTTP/1.1) or `deno` (Deno.serve), by argv[0]. Static files through wirespeed/hono's
 // serveStatic on both (hono/deno's answers differently: no Last-Modified, no ranges).
 // Prints its URL; exits when stdin closes.
-import { serveStatic } from '../../src/hono/index.js';
+import { getConnInfo as denoConnInfo } from 'hono/deno';
+import { getConnInfo, serveStatic } from '../../src/hono/index.js';
 import { serve } from '../../src/server/deno.js';
 import { createApp } from './app.mjs';
 
@@ -16,7 +17,8 @@ declare const Deno: {
   exit(code: number): never;
 };
 
-const app = createApp({ staticFiles: serveStatic });
+// Each server with its users' getConnInfo: hono/deno's on Deno.serve, wirespeed/hono's on wirespeed.
+const app = createApp({ staticFiles: serveStatic, connInfo: Deno.args[0] === 'deno' ? denoConnInfo : getConnInfo });
 if (Deno.args[0] === 'deno') {
   Deno.serve({ port: 0, hostname: '127.0.0.1', onListen: ({ port }) => console.log(`http://127.0.0.1:${port}`) }, app.fetch);
 } else {

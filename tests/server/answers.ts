@@ -36,11 +36,18 @@ async function requestOf(c: Ask): Promise<{ headers?: Record<string, string>; bo
   };
 }
 
-/** What a client sees of a response: the fields that matter (one string per name), the body decoded and with the origin masked. */
+/**
+ * What a client sees of a response: the fields that matter (one string per name), the body decoded,
+ * the origin masked in both. A field sent in several lines reads as one, its values joined by ", "
+ * (RFC 9110 §5.3: the same field to a recipient, and what Headers.get() gives); Set-Cookie lines
+ * stay apart (joined by a newline here), as the standard keeps them.
+ */
 function answerOf(base: string, status: number, received: Record<string, unknown>, bytes: Buffer): Answer {
   const fields: Record<string, string> = {};
   for (const [name, value] of Object.entries(received)) {
-    if (!IGNORED.has(name)) fields[name] = Array.isArray(value) ? value.join('\n') : String(value);
+    if (IGNORED.has(name)) continue;
+    const text = Array.isArray(value) ? value.join(name === 'set-cookie' ? '\n' : ', ') : String(value);
+    fields[name] = text.replaceAll(base, 'ORIGIN');
   }
   const text = (received['content-encoding'] === 'gzip' ? gunzipSync(bytes) : bytes).toString('latin1');
   return { status, headers: fields, body: text.replaceAll(base, 'ORIGIN'), bytes: bytes.length };
