@@ -50,6 +50,16 @@ const overrideForm = () => {
   return data;
 };
 
+/** A POST of `body` with the given Content-Type (and more fields). */
+const post = (name: string, path: string, type: string, body: string, headers: Record<string, string> = {}): Case => ({
+  name,
+  method: 'POST',
+  path,
+  headers: { 'content-type': type, ...headers },
+  body,
+});
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
 const JWT = await sign({ sub: 'ada', role: 'admin' }, JWT_SECRET);
 const FORGED_JWT = await sign({ sub: 'ada', role: 'admin' }, 'another-secret');
 
@@ -146,57 +156,21 @@ const cases: Case[] = [
   { name: 'jwt with a token of another secret', path: '/more/jwt/me', headers: { authorization: `Bearer ${FORGED_JWT}` } },
   { name: 'bearerAuth without a token', path: '/more/bearer/data' },
   { name: 'bearerAuth with the token', path: '/more/bearer/data', headers: { authorization: `Bearer ${BEARER_TOKEN}` } },
-  {
-    name: 'csrf: a form from the allowed origin',
-    method: 'POST',
-    path: '/more/csrf/form',
-    headers: { origin: 'http://example.com', 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'a=1',
-  },
-  {
-    name: 'csrf: a form from another origin',
-    method: 'POST',
-    path: '/more/csrf/form',
-    headers: { origin: 'http://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'a=1',
-  },
+  post('csrf: a form from the allowed origin', '/more/csrf/form', FORM_TYPE, 'a=1', { origin: 'http://example.com' }),
+  post('csrf: a form from another origin', '/more/csrf/form', FORM_TYPE, 'a=1', { origin: 'http://evil.example' }),
   { name: 'ipRestriction allowing the client (getConnInfo)', path: '/more/ip/allowed' },
   { name: 'ipRestriction denying the client (getConnInfo)', path: '/more/ip/denied' },
   { name: 'some(bearerAuth, ipRestriction)', path: '/more/either' },
   { name: 'timeout cutting a slow handler', path: '/more/slow' },
-  {
-    name: 'methodOverride: PATCH from a urlencoded form',
-    method: 'POST',
-    path: '/more/posts/7',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: '_method=PATCH&title=new%20title',
-  },
+  post('methodOverride: PATCH from a urlencoded form', '/more/posts/7', FORM_TYPE, '_method=PATCH&title=new%20title'),
   { name: 'methodOverride: PUT from a multipart form', method: 'POST', path: '/more/posts/8', body: overrideForm() },
-  {
-    name: 'methodOverride: DELETE',
-    method: 'POST',
-    path: '/more/posts/9',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: '_method=DELETE',
-  },
+  post('methodOverride: DELETE', '/more/posts/9', FORM_TYPE, '_method=DELETE'),
   { name: 'trimTrailingSlash', path: '/more/slash/page/' },
   { name: 'prettyJSON asked for', path: '/more/pretty?pretty' },
   { name: 'prettyJSON not asked for', path: '/more/pretty' },
-  {
-    name: 'validator: valid JSON',
-    method: 'POST',
-    path: '/more/valid/json',
-    headers: { 'content-type': 'application/json' },
-    body: '{"name":"ada","n":1}',
-  },
-  {
-    name: 'validator: invalid JSON',
-    method: 'POST',
-    path: '/more/valid/json',
-    headers: { 'content-type': 'application/json' },
-    body: '{"name":',
-  },
-  { name: 'validator: JSON sent as text', method: 'POST', path: '/more/valid/json', headers: { 'content-type': 'text/plain' }, body: '{}' },
+  post('validator: valid JSON', '/more/valid/json', 'application/json', '{"name":"ada","n":1}'),
+  post('validator: invalid JSON', '/more/valid/json', 'application/json', '{"name":'),
+  post('validator: JSON sent as text', '/more/valid/json', 'text/plain', '{}'),
   { name: 'validator: a multipart form', method: 'POST', path: '/more/valid/form', body: form() },
   { name: 'validator: a query', path: '/more/valid/query?name=ada&tag=a&tag=b' },
   { name: 'validator: a query without the field', path: '/more/valid/query?tag=a' },
