@@ -89,15 +89,19 @@ type Handler = (this: unknown, ...args: unknown[]) => unknown;
  * Response constructed via the Response constructor in this realm"), so a second server in the
  * process (a health check, a test's mock upstream) answered every request 500. Its handler and
  * onError, given in any of its forms, have a light response made real before Deno reads it.
+ * Done when this module loads, not in serve(): a Deno.serve started before serve() (a mock
+ * upstream made first) makes its responses after the global changed, and Deno's own, refusing
+ * them, left its clients waiting. Until serve() installs LightResponse the wrapper passes every
+ * response through as it is.
  */
 function installDenoServe(): void {
-  const deno = denoNamespace() as unknown as { serve?: Handler & { [SERVES_LIGHT_RESPONSES]?: true } };
-  const native = deno.serve;
+  const deno = denoNamespace() as unknown as { serve?: Handler & { [SERVES_LIGHT_RESPONSES]?: true } } | undefined;
+  const native = deno?.serve;
   if (typeof native !== 'function' || native[SERVES_LIGHT_RESPONSES]) return;
   const serve = function (this: unknown, ...args: unknown[]) {
     return native.apply(this, args.map(realResponsesIn));
   };
-  deno.serve = Object.assign(serve, { [SERVES_LIGHT_RESPONSES]: true as const });
+  deno!.serve = Object.assign(serve, { [SERVES_LIGHT_RESPONSES]: true as const });
 }
 
 /** A Deno.serve argument with its handler and onError (a function, or an options object's) giving runtime Responses. */
@@ -112,14 +116,22 @@ function realResponsesIn(arg: unknown): unknown {
   return wrapped;
 }
 
+/**
+ * `handler`, its light responses made real. It keeps the handler's `length`: Deno.serve makes no
+ * Request for a handler that declares no parameter, and a wrapper of length 0 had every handler
+ * called with none.
+ */
 function givingRuntimeResponses(handler: Handler): Handler {
-  return function (this: unknown, ...args: unknown[]) {
+  const wrapped = function (this: unknown, ...args: unknown[]) {
     const result = handler.apply(this, args);
     return result instanceof Promise ? result.then(runtimeOf) : runtimeOf(result);
   };
+  return Object.defineProperty(wrapped, 'length', { value: handler.length });
 }
 
 const runtimeOf = (value: unknown): unknown => (typeof value === 'object' && value !== null ? runtimeResponseOf(value as Response) : value);
+
+installDenoServe();
 
 /**
  * Reads start this small, so an idle connection (a read always waits on it) holds no more: a
@@ -492,7 +504,6 @@ export function serve(options: ServeOptions, onListening?: (info: ListeningInfo)
   if (options.overrideGlobalObjects !== false) {
     installGlobalObjects();
     installDenoUpgrade();
-    installDenoServe();
   }
   const server = new DenoHttpServer(options);
   if (onListening) server.whenListening(onListening);

@@ -11,6 +11,7 @@ import { ErrorCode } from '../http2/errors.js';
 import { encodeGoaway, encodeSettings } from '../http2/frame/index.js';
 import { Http1Connection } from './http1/connection.js';
 import { resolveServeOptions, type ResolvedServeOptions, type RouteHandler, type RouteInfo, type ServeOptions } from './options.js';
+import { ResponseBodyError } from './body-chunks.js';
 import { plainResponse } from './plain-response.js';
 import { isResponse } from './response-source.js';
 import { requestPath } from './request.js';
@@ -204,6 +205,10 @@ export class ServerCore implements ConnectionHost {
   reportError(error: unknown, request: Request | null): void {
     const onError = this.handlers.onError;
     const log = this.options.logError;
+    // A response body that failed with the server's own reason for cancelling the request (the
+    // client left: a proxied `fetch(upstream, { signal: request.signal })` aborts its body with
+    // that reason): the client's doing, reported to no one but onError, as for a handler.
+    if (!onError && request && isCancelReason(causeOf(error), request)) return;
     if (!onError || !request) return log(error);
     try {
       // The response it returns cannot be sent: the head is already out.
@@ -233,6 +238,11 @@ function routeOf(router: Router<RouteHandler>, method: string, path: string): Ma
     if (error instanceof RouterError && error.code === 'ERR_INVALID_PERCENT_ENCODING') return BAD_PATH;
     throw error;
   }
+}
+
+/** What a failed response body failed with (ResponseBodyError wraps the stream's error). */
+function causeOf(error: unknown): unknown {
+  return error instanceof ResponseBodyError ? error.cause : error;
 }
 
 /** Whether `error` is why the server cancelled `request` (its signal's reason). */

@@ -1,6 +1,6 @@
 // wirespeed/deno's serve() installs LightResponse as the global Response; Deno.serve refuses any
 // Response it did not construct, so a second server in the process answered 500 to everything.
-// serve() wraps Deno.serve (as it wraps Deno.upgradeWebSocket) so that it takes them.
+// wirespeed/deno wraps Deno.serve when it loads, so that it takes them, before serve() and after.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { denoRunArgs } from './launchers.js';
@@ -15,11 +15,12 @@ describe('Deno.serve beside wirespeed/deno in one process', () => {
     });
     const results = JSON.parse(out) as Record<string, string>;
     for (const form of ['(options, handler)', 'options.handler']) {
-      expect(results[`a handler returning new Response() ${form}`]).toBe('200 sync sync');
+      expect(results[`a handler returning new Response() ${form}`]).toBe('200 sync sync GET /path');
       expect(results[`an async handler returning Response.json() ${form}`]).toBe('200 - {"async":true}');
       expect(results[`a handler returning a stream body ${form}`]).toBe('200 - streamed');
       expect(results[`a handler that throws, answered by onError ${form}`]).toBe('500 - onError: boom');
     }
     expect(results['wirespeed beside them']).toBe('from wirespeed');
+    expect(results['a Deno.serve started before serve()']).toBe('200 before started first, yes');
   });
 });

@@ -1,5 +1,6 @@
 // Deno.serve in a process where wirespeed's serve() installed its global objects: each form of
-// Deno.serve's handler and onError answers with the light responses the global Response now makes.
+// Deno.serve's handler and onError answers with the light responses the global Response now makes,
+// and so does a Deno.serve started before serve().
 // Prints what a client got from each, as JSON; the test (deno-serve-beside.test.ts) checks it.
 import { serve } from '../../src/server/deno.js';
 
@@ -11,16 +12,29 @@ declare const Deno: {
 // Never outlive the test: a server that never answers would hold this process (and its port) open.
 const deadline = setTimeout(() => Deno.exit(2), 20_000);
 
-const ours = serve({ fetch: () => new Response('from wirespeed') });
-await ours.ready;
-
 const listening = (resolve: (port: number) => void) => ({
   port: 0,
   hostname: '127.0.0.1',
   onListen: ({ port }: { port: number }) => resolve(port),
 });
+
+// A Deno.serve started before serve() (a test's mock upstream made first, a health check started
+// at boot): its handler makes its responses after the global Response changed.
+let first: { shutdown(): Promise<void> } | undefined;
+const firstPort = await new Promise<number>((resolve) => {
+  first = Deno.serve(
+    listening(resolve),
+    (request: Request) => new Response(`started first, ${request.headers.get('x-asked')}`, { headers: { 'x-form': 'before' } }),
+  );
+});
+
+const ours = serve({ fetch: () => new Response('from wirespeed') });
+await ours.ready;
 const handlers: Record<string, (request: Request) => Response | Promise<Response>> = {
-  'a handler returning new Response()': () => new Response('sync', { headers: { 'x-form': 'sync' } }),
+  // Reading its request: Deno.serve passes none to a handler of no parameters (a wrapper that
+  // declared none had every handler called without one).
+  'a handler returning new Response()': (request) =>
+    new Response(`sync ${request.method} ${new URL(request.url).pathname}`, { headers: { 'x-form': 'sync' } }),
   'an async handler returning Response.json()': async () => Response.json({ async: true }),
   'a handler returning a stream body': () =>
     new Response(new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('streamed')), c.close()) })),
@@ -40,12 +54,15 @@ for (const [name, handler] of Object.entries(handlers)) {
           ? Deno.serve({ ...listening(resolve), handler, onError })
           : Deno.serve({ ...listening(resolve), onError }, handler);
     });
-    const response = await fetch(`http://127.0.0.1:${port}/`);
+    const response = await fetch(`http://127.0.0.1:${port}/path`);
     results[`${name} ${form}`] = `${response.status} ${response.headers.get('x-form') ?? '-'} ${await response.text()}`;
     await server!.shutdown();
   }
 }
 results['wirespeed beside them'] = await (await fetch(ours.url)).text();
+const before = await fetch(`http://127.0.0.1:${firstPort}/`, { headers: { 'x-asked': 'yes' } });
+results['a Deno.serve started before serve()'] = `${before.status} ${before.headers.get('x-form') ?? '-'} ${await before.text()}`;
+await first!.shutdown();
 await ours.close();
 console.log(JSON.stringify(results));
 clearTimeout(deadline);

@@ -6,7 +6,7 @@ import { Agent, fetch, Response as UndiciResponse } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import http2 from 'node:http2';
-import net from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { serve, type RouteInfo } from '../../src/server/node.js';
 import { socketPath } from './clients.js';
 
@@ -462,6 +462,56 @@ describe('node: logError', () => {
       expect(logged).toEqual(['the handler failed on its own']);
     } finally {
       await server.close();
+    }
+  });
+
+  // A proxy that hands its upstream the request's signal, as fetch's docs and every AI-streaming
+  // example do: a client that leaves aborts the upstream fetch, whose body then fails with the
+  // server's own reason. That was logged as a broken response body for every client that left.
+  it("is not told of a proxied body cut because its client left (fetch given request.signal), on HTTP/1.1 and HTTP/2; a body's own failure is", async () => {
+    const upstreamClosed: string[] = [];
+    const upstream = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (req.url === '/breaks') {
+        res.write('data: 0\n\n');
+        setTimeout(() => res.destroy(), 100);
+        return;
+      }
+      const timer = setInterval(() => res.write('data: tick\n\n'), 20);
+      req.on('close', () => (clearInterval(timer), upstreamClosed.push(req.url!)));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    const logged: string[] = [];
+    const server = serve({
+      http2: true,
+      logError: (error) => void logged.push((error as Error).message),
+      fetch: (request) => globalThis.fetch(origin + new URL(request.url).pathname, { signal: request.signal }),
+    });
+    await server.ready;
+    try {
+      // HTTP/1.1: the client reads a few events and leaves.
+      const socket = net.connect(server.port, '127.0.0.1', () => socket.write('GET /h1 HTTP/1.1\r\nHost: a\r\n\r\n'));
+      await new Promise((resolve) => socket.once('data', resolve));
+      await new Promise((r) => setTimeout(r, 60));
+      socket.destroy();
+      // HTTP/2: the client cancels its stream after the first events.
+      const session = http2.connect(server.url);
+      const stream = session.request({ ':path': '/h2' });
+      await new Promise((resolve) => stream.once('data', resolve));
+      stream.close(http2.constants.NGHTTP2_CANCEL);
+      // An upstream that breaks on its own: the body's failure is the server's to report.
+      await fetch(`${server.url}/breaks`)
+        .then((res) => res.text())
+        .catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 300));
+      session.destroy();
+      expect(upstreamClosed.sort()).toEqual(['/h1', '/h2']);
+      expect(logged).toEqual(['the response body stream failed']);
+    } finally {
+      await server.close();
+      upstream.closeAllConnections();
+      upstream.close();
     }
   });
 
