@@ -6,7 +6,6 @@ import { zlibDeflateCodec } from '../websocket/deflate.js';
 import { InvalidOptionError } from '../errors.js';
 import { checkListener, checkServeOptions, ServerBase, type ListeningInfo, type Server, type ServeOptions } from './options.js';
 import { installGlobalObjects } from './global-request.js';
-import { runtimeResponseOf } from './light-response.js';
 import { ServerCore } from './server-core.js';
 import { Slab } from '../bytes.js';
 import { joinInto, joinOut, type OutPart } from '../out-bytes.js';
@@ -21,8 +20,7 @@ import {
   type TransportEvents,
   type UnixAddress,
 } from './connection.js';
-import { requestExchangeOf } from './request.js';
-import { upgradeWebSocket, type WebSocketOptions } from './websocket/upgrade.js';
+import { installDenoResponseTakers, installDenoServe, installDenoUpgrade } from './deno-globals.js';
 
 export type { ConnectionInfo, NetAddress, RuntimeAddress, UnixAddress } from './connection.js';
 export type { RequestInfo } from './request-info.js';
@@ -51,86 +49,16 @@ interface DenoListener extends AsyncIterable<DenoConn> {
   ref(): void;
   unref(): void;
 }
-type UpgradeWebSocket = (request: Request, options?: WebSocketOptions) => { socket: unknown; response: Response };
 interface DenoNamespace {
   listen(options: { port: number; hostname: string } | { transport: 'unix'; path: string }): DenoListener;
   listenTls(options: { port: number; hostname: string; cert: string; key: string; alpnProtocols: string[] }): DenoListener;
-  upgradeWebSocket: UpgradeWebSocket;
   errors: { Interrupted: new (message: string, options?: ErrorOptions) => Error };
 }
 
 const denoNamespace = (): DenoNamespace => (globalThis as unknown as { Deno: DenoNamespace }).Deno;
 
-/** Marks the Deno.upgradeWebSocket installed here, so that a second serve() does not wrap it again. */
-const UPGRADES_SERVER_REQUESTS = Symbol.for('wirespeed.upgradesServerRequests');
-
-/**
- * Makes `Deno.upgradeWebSocket` upgrade this server's requests too (installed with the global
- * objects): a Deno app moving from Deno.serve keeps calling it, itself or through hono/deno's
- * `upgradeWebSocket` helper, and Deno's own refuses a request it did not make. Its options
- * (`protocol`, `idleTimeout` in seconds) mean the same here. Other requests go to Deno's.
- */
-function installDenoUpgrade(): void {
-  const deno = denoNamespace();
-  const native = deno.upgradeWebSocket as UpgradeWebSocket & { [UPGRADES_SERVER_REQUESTS]?: true };
-  if (typeof native !== 'function' || native[UPGRADES_SERVER_REQUESTS]) return;
-  const upgrade = (request: Request, options?: WebSocketOptions) =>
-    requestExchangeOf(request) ? upgradeWebSocket(request, options) : native.call(deno, request, options);
-  deno.upgradeWebSocket = Object.assign(upgrade, { [UPGRADES_SERVER_REQUESTS]: true as const });
-}
-
-/** Marks the Deno.serve installed here, so that a second serve() does not wrap it again. */
-const SERVES_LIGHT_RESPONSES = Symbol.for('wirespeed.servesLightResponses');
-type Handler = (this: unknown, ...args: unknown[]) => unknown;
-
-/**
- * Makes `Deno.serve` take the responses handlers make once LightResponse is the global Response
- * (installed with the global objects): Deno's refuses a Response it did not construct ("must be a
- * Response constructed via the Response constructor in this realm"), so a second server in the
- * process (a health check, a test's mock upstream) answered every request 500. Its handler and
- * onError, given in any of its forms, have a light response made real before Deno reads it.
- * Done when this module loads, not in serve(): a Deno.serve started before serve() (a mock
- * upstream made first) makes its responses after the global changed, and Deno's own, refusing
- * them, left its clients waiting. Until serve() installs LightResponse the wrapper passes every
- * response through as it is.
- */
-function installDenoServe(): void {
-  const deno = denoNamespace() as unknown as { serve?: Handler & { [SERVES_LIGHT_RESPONSES]?: true } } | undefined;
-  const native = deno?.serve;
-  if (typeof native !== 'function' || native[SERVES_LIGHT_RESPONSES]) return;
-  const serve = function (this: unknown, ...args: unknown[]) {
-    return native.apply(this, args.map(realResponsesIn));
-  };
-  deno!.serve = Object.assign(serve, { [SERVES_LIGHT_RESPONSES]: true as const });
-}
-
-/** A Deno.serve argument with its handler and onError (a function, or an options object's) giving runtime Responses. */
-function realResponsesIn(arg: unknown): unknown {
-  if (typeof arg === 'function') return givingRuntimeResponses(arg as Handler);
-  if (typeof arg !== 'object' || arg === null) return arg;
-  const options = arg as { handler?: unknown; onError?: unknown };
-  if (typeof options.handler !== 'function' && typeof options.onError !== 'function') return arg;
-  const wrapped = { ...options };
-  if (typeof options.handler === 'function') wrapped.handler = givingRuntimeResponses(options.handler as Handler);
-  if (typeof options.onError === 'function') wrapped.onError = givingRuntimeResponses(options.onError as Handler);
-  return wrapped;
-}
-
-/**
- * `handler`, its light responses made real. It keeps the handler's `length`: Deno.serve makes no
- * Request for a handler that declares no parameter, and a wrapper of length 0 had every handler
- * called with none.
- */
-function givingRuntimeResponses(handler: Handler): Handler {
-  const wrapped = function (this: unknown, ...args: unknown[]) {
-    const result = handler.apply(this, args);
-    return result instanceof Promise ? result.then(runtimeOf) : runtimeOf(result);
-  };
-  return Object.defineProperty(wrapped, 'length', { value: handler.length });
-}
-
-const runtimeOf = (value: unknown): unknown => (typeof value === 'object' && value !== null ? runtimeResponseOf(value as Response) : value);
-
+// Deno.serve takes light responses from now on, servers started before serve() included
+// (deno-globals.ts): wrapped when this module loads, it passes runtime responses through as they are.
 installDenoServe();
 
 /**
@@ -504,6 +432,7 @@ export function serve(options: ServeOptions, onListening?: (info: ListeningInfo)
   if (options.overrideGlobalObjects !== false) {
     installGlobalObjects();
     installDenoUpgrade();
+    installDenoResponseTakers();
   }
   const server = new DenoHttpServer(options);
   if (onListening) server.whenListening(onListening);

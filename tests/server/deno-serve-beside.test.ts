@@ -5,8 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { denoRunArgs } from './launchers.js';
 
-describe('Deno.serve beside wirespeed/deno in one process', () => {
-  it('answers with the global Response in every handler form', () => {
+describe("Deno's own APIs beside wirespeed/deno in one process", () => {
+  it('Deno.serve answers with the global Response in every handler form; the Cache API and WebAssembly take it', () => {
     const script = new URL('./deno-serve-beside.ts', import.meta.url).pathname;
     const out = execFileSync(process.execPath, denoRunArgs(script), {
       encoding: 'utf8',
@@ -22,5 +22,8 @@ describe('Deno.serve beside wirespeed/deno in one process', () => {
     }
     expect(results['wirespeed beside them']).toBe('from wirespeed');
     expect(results['a Deno.serve started before serve()']).toBe('200 before started first, yes');
+    expect(results['the Cache API: put, then match']).toBe('200 cache cached body');
+    expect(results['WebAssembly.compileStreaming']).toBe('true');
+    expect(results['WebAssembly.instantiateStreaming of a promise']).toBe('object');
   });
 });

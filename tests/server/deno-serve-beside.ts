@@ -60,6 +60,18 @@ for (const [name, handler] of Object.entries(handlers)) {
   }
 }
 results['wirespeed beside them'] = await (await fetch(ours.url)).text();
+// Deno's other APIs that take a Response: the Cache API (hono's cache() middleware puts
+// `c.res.clone()`) and WebAssembly's streaming compile.
+const cache = await caches.open('wirespeed-deno-beside');
+await cache.put('http://cached.test/a', new Response('cached body', { headers: { 'x-form': 'cache' } }));
+const hit = await cache.match('http://cached.test/a');
+results['the Cache API: put, then match'] = `${hit?.status} ${hit?.headers.get('x-form')} ${await hit?.text()}`;
+await caches.delete('wirespeed-deno-beside');
+const EMPTY_MODULE = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
+const wasm = () => new Response(EMPTY_MODULE, { headers: { 'content-type': 'application/wasm' } });
+results['WebAssembly.compileStreaming'] = String((await WebAssembly.compileStreaming(wasm())) instanceof WebAssembly.Module);
+results['WebAssembly.instantiateStreaming of a promise'] = typeof (await WebAssembly.instantiateStreaming(Promise.resolve(wasm())))
+  .instance;
 const before = await fetch(`http://127.0.0.1:${firstPort}/`, { headers: { 'x-asked': 'yes' } });
 results['a Deno.serve started before serve()'] = `${before.status} ${before.headers.get('x-form') ?? '-'} ${await before.text()}`;
 await first!.shutdown();

@@ -16,7 +16,7 @@ function files(dir: string): string[] {
 }
 
 const PROTOCOLS = ['http1', 'http2', 'hpack', 'router', 'ipc', 'websocket'];
-const ADAPTERS = ['server/node.ts', 'server/node-cluster.ts', 'server/deno.ts'];
+const ADAPTERS = ['server/node.ts', 'server/node-cluster.ts', 'server/deno.ts', 'server/deno-globals.ts'];
 
 /** The layer of a file under src/: its first folder, or 'root' for the neutral modules. */
 function layer(file: string): string {
