@@ -2,10 +2,11 @@
 // refuse any they did not construct ("is not of type Response", "must be a Response constructed
 // via the Response constructor in this realm"). With LightResponse as the global Response and the
 // server's lazy requests, each is wrapped to take them: Deno.upgradeWebSocket (this server's
-// requests), Deno.serve (a second server in the process), the Cache API and WebAssembly's
-// streaming compile (a light response made real first). Each wrapper is installed once, marked.
+// requests), Deno.serve (a second server in the process), the Cache API (a light response made
+// real, a request of this server keyed by a runtime copy) and WebAssembly's streaming compile.
+// Each wrapper is installed once, marked.
 import { runtimeResponseOf } from './light-response.js';
-import { requestExchangeOf } from './request.js';
+import { requestExchangeOf, runtimeKey } from './request.js';
 import { upgradeWebSocket, type WebSocketOptions } from './websocket/upgrade.js';
 
 type Callable = (this: unknown, ...args: unknown[]) => unknown;
@@ -86,26 +87,33 @@ function givingRuntimeResponses(handler: Callable): Callable {
 }
 
 /**
- * Makes Deno's Cache API (`caches.open(...).put`, which hono's cache() middleware calls with
- * `c.res.clone()`) and WebAssembly's `compileStreaming` / `instantiateStreaming` take a light
- * response (or a promise of one), made real first: Deno's refuse it as "not of type Response".
- * Installed with the global objects.
+ * Makes Deno's Cache API (`caches.open(name)`, then `put`, which hono's cache() middleware calls
+ * with `c.res.clone()`, `match`, `delete`) take a light response and this server's requests as
+ * keys, and WebAssembly's `compileStreaming` / `instantiateStreaming` a light response (or a
+ * promise of one): Deno's refuse them as "not of type Response" or "Request". Installed with the
+ * global objects.
  */
 export function installDenoResponseTakers(): void {
   const cache = (globalThis as { Cache?: { prototype: object } }).Cache?.prototype;
-  if (cache) takeLightResponses(cache, 'put', 1);
-  takeLightResponses(WebAssembly, 'compileStreaming', 0);
-  takeLightResponses(WebAssembly, 'instantiateStreaming', 0);
+  if (cache) {
+    convertArguments(cache, 'put', (args) => ((args[0] = runtimeKey(args[0])), (args[1] = runtimeOf(args[1]))));
+    for (const name of ['match', 'matchAll', 'delete']) convertArguments(cache, name, (args) => (args[0] = runtimeKey(args[0])));
+  }
+  for (const name of ['compileStreaming', 'instantiateStreaming']) {
+    convertArguments(WebAssembly, name, (args) => {
+      const given = args[0] as { then?: unknown } | undefined;
+      args[0] = typeof given?.then === 'function' ? Promise.resolve(given).then(runtimeOf) : runtimeOf(given);
+    });
+  }
 }
 
-/** Wraps `owner[name]` so that its argument at `index`, a response or a promise of one, is made real. */
-function takeLightResponses(owner: object, name: string, index: number): void {
+/** Wraps the method `owner[name]` (when there is one) so that `convert` rewrites its arguments first. */
+function convertArguments(owner: object, name: string, convert: (args: unknown[]) => void): void {
   const methods = owner as Record<string, Marked<Callable> | undefined>;
   const native = methods[name];
   if (typeof native !== 'function' || native[WRAPPED]) return;
   methods[name] = standIn(native, function (this: unknown, ...args: unknown[]) {
-    const given = args[index] as { then?: unknown } | undefined;
-    args[index] = typeof given?.then === 'function' ? Promise.resolve(given).then(runtimeOf) : runtimeOf(given);
+    convert(args);
     return native.apply(this, args);
   });
 }

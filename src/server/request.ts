@@ -237,6 +237,11 @@ export class IncomingRequest {
    * the real Request, or, once the body was read straight from the connection, a bodiless copy
    * that only a new body in `init` may complete, as for any Request whose body was used.
    */
+  /** The runtime's Request for an API that reads only its URL, method and fields (a cache key): no body taken. */
+  keyRequest(): Request {
+    return this.#request ?? new NativeRequest(this.url, { method: this.method, headers: this.headers });
+  }
+
   sourceFor(init: RequestInit | undefined): Request {
     if (this.#request || !this.bodyUsed) return this.toRequest();
     if (init?.body == null) throw new TypeError('Cannot construct a Request from a Request whose body was already read');
@@ -253,6 +258,14 @@ delegateToNative(IncomingRequest.prototype, NativeRequest.prototype, (self) => (
  */
 export function runtimeInput(input: RequestInfo | URL, init: RequestInit | undefined): RequestInfo | URL {
   return input instanceof IncomingRequest ? input.sourceFor(init) : input;
+}
+
+/**
+ * What a runtime API that keys by a request (the Cache API) takes: a request of this server as a
+ * runtime Request of the same URL, method and fields, anything else as it is.
+ */
+export function runtimeKey(input: unknown): unknown {
+  return input instanceof IncomingRequest ? input.keyRequest() : input;
 }
 
 /** The handler's view of an IncomingRequest. */

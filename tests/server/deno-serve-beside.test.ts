@@ -23,6 +23,7 @@ describe("Deno's own APIs beside wirespeed/deno in one process", () => {
     expect(results['wirespeed beside them']).toBe('from wirespeed');
     expect(results['a Deno.serve started before serve()']).toBe('200 before started first, yes');
     expect(results['the Cache API: put, then match']).toBe('200 cache cached body');
+    expect(results['the Cache API keyed by a request of the server']).toBe('miss, hit: stored');
     expect(results['WebAssembly.compileStreaming']).toBe('true');
     expect(results['WebAssembly.instantiateStreaming of a promise']).toBe('object');
   });

@@ -28,7 +28,17 @@ const firstPort = await new Promise<number>((resolve) => {
   );
 });
 
-const ours = serve({ fetch: () => new Response('from wirespeed') });
+const ours = serve({
+  fetch: async (request) => {
+    if (new URL(request.url).pathname !== '/cached') return new Response('from wirespeed');
+    // Deno's Cache API keyed by the request, as code written for Deno.serve does.
+    const cache = await caches.open('wirespeed-deno-beside-requests');
+    const hit = await cache.match(request);
+    if (hit) return new Response(`hit: ${await hit.text()}`);
+    await cache.put(request, new Response('stored'));
+    return new Response('miss');
+  },
+});
 await ours.ready;
 const handlers: Record<string, (request: Request) => Response | Promise<Response>> = {
   // Reading its request: Deno.serve passes none to a handler of no parameters (a wrapper that
@@ -60,6 +70,9 @@ for (const [name, handler] of Object.entries(handlers)) {
   }
 }
 results['wirespeed beside them'] = await (await fetch(ours.url)).text();
+const cached = async () => await (await fetch(`${ours.url}/cached`)).text();
+results['the Cache API keyed by a request of the server'] = `${await cached()}, ${await cached()}`;
+await caches.delete('wirespeed-deno-beside-requests');
 // Deno's other APIs that take a Response: the Cache API (hono's cache() middleware puts
 // `c.res.clone()`) and WebAssembly's streaming compile.
 const cache = await caches.open('wirespeed-deno-beside');
