@@ -16,8 +16,12 @@ type UpgradeWebSocket = (request: Request, options?: WebSocketOptions) => { sock
 const WRAPPED = Symbol.for('wirespeed.wrappedForDeno');
 type Marked<F> = F & { [WRAPPED]?: true };
 
-const deno = (): { serve?: Marked<Callable>; upgradeWebSocket?: Marked<UpgradeWebSocket> } | undefined =>
-  (globalThis as { Deno?: { serve?: Marked<Callable>; upgradeWebSocket?: Marked<UpgradeWebSocket> } }).Deno;
+/** The slice of the Deno namespace wrapped here (none when this module loads elsewhere). */
+interface DenoGlobals {
+  serve?: Marked<Callable>;
+  upgradeWebSocket?: Marked<UpgradeWebSocket>;
+}
+const deno = (): DenoGlobals | undefined => (globalThis as { Deno?: DenoGlobals }).Deno;
 
 /** `wrapper` standing in for `native`: its name and `length` (which Deno.serve reads), marked. */
 function standIn<F extends object>(native: F, wrapper: F): F {

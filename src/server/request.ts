@@ -232,16 +232,16 @@ export class IncomingRequest {
     return (this.#request = body.used ? withBodyRead(withBody) : withBody(body.readable()));
   }
 
-  /**
-   * What a runtime Request constructor takes in this one's place (`new Request(request, init)`):
-   * the real Request, or, once the body was read straight from the connection, a bodiless copy
-   * that only a new body in `init` may complete, as for any Request whose body was used.
-   */
   /** The runtime's Request for an API that reads only its URL, method and fields (a cache key): no body taken. */
   keyRequest(): Request {
     return this.#request ?? new NativeRequest(this.url, { method: this.method, headers: this.headers });
   }
 
+  /**
+   * What a runtime Request constructor takes in this one's place (`new Request(request, init)`):
+   * the real Request, or, once the body was read straight from the connection, a bodiless copy
+   * that only a new body in `init` may complete, as for any Request whose body was used.
+   */
   sourceFor(init: RequestInit | undefined): Request {
     if (this.#request || !this.bodyUsed) return this.toRequest();
     if (init?.body == null) throw new TypeError('Cannot construct a Request from a Request whose body was already read');
