@@ -67,10 +67,13 @@ interface StreamSource {
 const streamSources = new WeakMap<ReadableStream, StreamSource>();
 
 function bodyStream(source: StreamSource): ReadableStream<Uint8Array> {
-  // highWaterMark 0: `pull` runs only when someone reads, so "pulled" means "disturbed".
-  const stream = new ReadableStream<Uint8Array>(
+  // highWaterMark 0: `pull` runs only when someone reads, so "pulled" means "disturbed". A byte
+  // stream, as the Fetch standard makes a body's (a BYOB reader failed on it): what it enqueues
+  // is its own (a copy or a fresh encoding), since enqueueing hands the buffer over.
+  const stream = new ReadableStream(
     {
-      async pull(controller) {
+      type: 'bytes',
+      async pull(controller: ReadableByteStreamController) {
         source.taken = true;
         const body = source.body;
         if (body !== null) {

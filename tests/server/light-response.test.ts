@@ -104,6 +104,35 @@ describe('LightResponse', () => {
     expect(() => lightPartsOf(read)).toThrow(TypeError);
   });
 
+  // The Fetch standard makes a body's stream a byte stream, so a BYOB reader reads it; the light
+  // body's was a default stream, and `getReader({ mode: 'byob' })` threw.
+  it('gives a byte stream as its body, as Response does: a BYOB reader reads it in pieces', async () => {
+    const byob = async (response: Response) => {
+      const reader = response.body!.getReader({ mode: 'byob' });
+      const pieces: string[] = [];
+      for (;;) {
+        const { value, done } = await reader.read(new Uint8Array(3));
+        if (done) return pieces;
+        pieces.push(new TextDecoder().decode(value));
+      }
+    };
+    const bodies: [string, () => BodyInit][] = [
+      ['text', () => 'hello'],
+      ['bytes', () => new TextEncoder().encode('bytes!')],
+      ['a Blob', () => new Blob(['blob!'])],
+      ['a form', () => new URLSearchParams({ a: 'b c' })],
+    ];
+    for (const [name, body] of bodies) {
+      const light = new LightResponse(body());
+      expect(lightPartsOf(light), name).not.toBeNull();
+      expect(await byob(light), name).toEqual(await byob(new RuntimeResponse(body())));
+    }
+    // The app's bytes stay its own: a reader gets a copy (enqueueing hands a buffer over).
+    const bytes = new TextEncoder().encode('kept');
+    await byob(new LightResponse(bytes));
+    expect(new TextDecoder().decode(bytes)).toBe('kept');
+  });
+
   it('stays light when middleware re-wraps it (new Response(res.body, res)), with its status and fields', async () => {
     const first = new LightResponse('wrapped', { status: 201, statusText: 'Made', headers: { 'x-a': '1' } });
     const second = new LightResponse(first.body, first);
