@@ -66,14 +66,31 @@ interface StreamSource {
 }
 const streamSources = new WeakMap<ReadableStream, StreamSource>();
 
+/** Whether the runtime's Response gives a body of `body`'s kind as a byte stream (a BYOB reader reads it). */
+function byteBody(body: BodyInit): boolean {
+  try {
+    new NativeResponse(body).body!.getReader({ mode: 'byob' }).releaseLock();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The Fetch standard makes every body's stream a byte stream. undici's Response does (Node);
+ * Deno 2.9's only for a Blob. A light body's stream is what the runtime's is for its kind.
+ */
+const BYTE_BODIES = { blob: byteBody(new Blob([])), other: byteBody('') };
+
 function bodyStream(source: StreamSource): ReadableStream<Uint8Array> {
   // highWaterMark 0: `pull` runs only when someone reads, so "pulled" means "disturbed". A byte
-  // stream, as the Fetch standard makes a body's (a BYOB reader failed on it): what it enqueues
-  // is its own (a copy or a fresh encoding), since enqueueing hands the buffer over.
+  // stream where the runtime's is (BYTE_BODIES): what it enqueues is its own (a copy or a fresh
+  // encoding), since enqueueing hands the buffer over.
+  const byteStream = source.body instanceof Blob ? BYTE_BODIES.blob : BYTE_BODIES.other;
   const stream = new ReadableStream(
     {
-      type: 'bytes',
-      async pull(controller: ReadableByteStreamController) {
+      type: byteStream ? 'bytes' : undefined,
+      async pull(controller: ReadableByteStreamController | ReadableStreamDefaultController<Uint8Array>) {
         source.taken = true;
         const body = source.body;
         if (body !== null) {
@@ -83,6 +100,8 @@ function bodyStream(source: StreamSource): ReadableStream<Uint8Array> {
           if (bytes.length) controller.enqueue(bytes === body ? bytes.slice() : bytes);
         }
         controller.close();
+        // A BYOB read still waiting (an empty body) ends only when answered with no bytes.
+        if ('byobRequest' in controller) controller.byobRequest?.respond(0);
       },
     },
     { highWaterMark: 0 },

@@ -114,6 +114,22 @@ const OPERATIONS: Operations<State> = {
   formData: async ({ response }) =>
     [...(await response.formData())].map(([name, value]) => [name, typeof value === 'string' ? value : 'a file']),
   'read the body stream': ({ response }) => readBodyStream(response),
+  // In 3-byte reads, as a BYOB reader asks: a body's stream is a byte stream (the app's own stream excepted).
+  'read the body with a BYOB reader': async ({ response }) => {
+    if (response.body === null) return null;
+    try {
+      const reader = response.body.getReader({ mode: 'byob' });
+      const pieces: string[] = [];
+      for (;;) {
+        const { value, done } = await reader.read(new Uint8Array(3));
+        // The text whole (a form's boundary is named alike only there) and the size of each piece.
+        if (done) return [pieces.join(''), pieces.map((piece) => piece.length), response.bodyUsed];
+        pieces.push(latin1(value!));
+      }
+    } catch (error) {
+      return (error as Error).name;
+    }
+  },
   'tee the body stream': async ({ response }) => {
     const [a, b] = response.body!.tee();
     return [await text(a), await text(b), response.bodyUsed];
