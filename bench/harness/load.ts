@@ -3,13 +3,14 @@
 // latency percentiles, server CPU time per request and peak RSS (from /proc), the client's CPU
 // share (near 100% means wrk, not the server, was the bottleneck) and a Little's-law check.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { inTemporaryFolder, removeFolder, temporaryFolder } from './temporary-folder.js';
 
 export interface LoadTarget {
   /** argv of the server; it must print a line "ready" once listening on `port`. */
@@ -87,20 +88,6 @@ function parseDuration(text: string): number {
   if (!m) return NaN;
   const value = Number(m[1]);
   return m[2] === 'us' ? value / 1000 : m[2] === 'ms' ? value : m[2] === 's' ? value * 1000 : value * 60_000;
-}
-
-/** A new folder in the OS temp directory, for files that live only as long as a run or a server. */
-const temporaryFolder = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
-const removeFolder = (folder: string) => rmSync(folder, { recursive: true, force: true });
-
-/** `use` with a temporary folder of its own, removed once `use` is done, however it ends. */
-async function inTemporaryFolder<T>(prefix: string, use: (folder: string) => Promise<T>): Promise<T> {
-  const folder = temporaryFolder(prefix);
-  try {
-    return await use(folder);
-  } finally {
-    removeFolder(folder);
-  }
 }
 
 const postType = (spec: LoadSpec) => spec.postType ?? 'application/octet-stream';

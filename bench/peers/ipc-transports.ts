@@ -3,9 +3,7 @@
 // MessagePort (with birpc and comlink beside), a shared-memory ring and a child process's stdio.
 // Each run has `inFlight` requests out at once.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import {
@@ -23,6 +21,7 @@ import {
 import type { ServerWebSocket } from '../../src/server/websocket/socket.js';
 import type { WebSocket as WsClient } from 'ws';
 import { plainType } from '../../src/ipc/plain.js';
+import { inTemporaryFolder } from '../harness/temporary-folder.js';
 import { sharedRingPair, sharedRingTransport } from './ipc-shared-ring.js';
 import {
   concurrently,
@@ -63,22 +62,22 @@ function byteCounter(source: { on(event: 'data', listener: (chunk: Uint8Array) =
 
 /** A connected pair of Unix domain sockets: `client`, and `server` (the accepted side). */
 export async function socketPair(): Promise<{ close(): void; client: Socket; server: Socket }> {
-  const folder = mkdtempSync(join(tmpdir(), 'wirespeed-ipc-bench-'));
   let accept!: (s: Socket) => void;
   const accepted = new Promise<Socket>((resolve) => (accept = resolve));
   const listener = createServer((socket) => accept(socket));
-  try {
-    const path = join(folder, 'ipc.sock');
-    await new Promise<void>((resolve) => listener.listen(path, resolve));
-    const client = createConnection(path);
-    client.setNoDelay?.(true);
-    const server = await accepted;
-    return { client, server, close: () => (client.destroy(), server.destroy()) };
-  } finally {
-    // A connected pair outlives the socket's path: the listener and its folder go now.
-    listener.close();
-    rmSync(folder, { recursive: true, force: true });
-  }
+  // A connected pair outlives the socket's path: the listener and its folder go once it is made.
+  return inTemporaryFolder('wirespeed-ipc-bench-', async (folder) => {
+    try {
+      const path = join(folder, 'ipc.sock');
+      await new Promise<void>((resolve) => listener.listen(path, resolve));
+      const client = createConnection(path);
+      client.setNoDelay?.(true);
+      const server = await accepted;
+      return { client, server, close: () => (client.destroy(), server.destroy()) };
+    } finally {
+      listener.close();
+    }
+  });
 }
 
 /** `inFlight` copies of `bytes` one after the other, written at once. */

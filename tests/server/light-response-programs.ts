@@ -2,7 +2,15 @@
 // Node (against undici's Response) and by `deno-light-response.ts` on Deno (against Deno's). See
 // light-response-differential.test.ts for what they found.
 import { RuntimeResponse } from '../../src/server/light-response.js';
-import { comparePrograms, latin1, readBodyStream, type CompareOptions, type Operations, type ProgramSubject } from './programs.js';
+import {
+  comparePrograms,
+  latin1,
+  readBodyByob,
+  readBodyStream,
+  type CompareOptions,
+  type Operations,
+  type ProgramSubject,
+} from './programs.js';
 
 const MOST_STEPS = 6;
 
@@ -118,14 +126,9 @@ const OPERATIONS: Operations<State> = {
   'read the body with a BYOB reader': async ({ response }) => {
     if (response.body === null) return null;
     try {
-      const reader = response.body.getReader({ mode: 'byob' });
-      const pieces: string[] = [];
-      for (;;) {
-        const { value, done } = await reader.read(new Uint8Array(3));
-        // The text whole (a form's boundary is named alike only there) and the size of each piece.
-        if (done) return [pieces.join(''), pieces.map((piece) => piece.length), response.bodyUsed];
-        pieces.push(latin1(value!));
-      }
+      const pieces = await readBodyByob(response.body);
+      // The text whole (a form's boundary is named alike only there) and the size of each piece.
+      return [pieces.join(''), pieces.map((piece) => piece.length), response.bodyUsed];
     } catch (error) {
       return (error as Error).name;
     }

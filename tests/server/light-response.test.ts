@@ -1,6 +1,7 @@
 // LightResponse must be indistinguishable from the Response it stands for.
 import { describe, expect, it } from 'vitest';
 import { LightResponse, RuntimeResponse, lightPartsOf } from '../../src/server/light-response.js';
+import { readBodyByob } from './programs.js';
 
 type Init = ConstructorParameters<typeof Response>;
 
@@ -107,15 +108,7 @@ describe('LightResponse', () => {
   // The Fetch standard makes a body's stream a byte stream, so a BYOB reader reads it; the light
   // body's was a default stream, and `getReader({ mode: 'byob' })` threw.
   it('gives a byte stream as its body, as Response does: a BYOB reader reads it in pieces', async () => {
-    const byob = async (response: Response) => {
-      const reader = response.body!.getReader({ mode: 'byob' });
-      const pieces: string[] = [];
-      for (;;) {
-        const { value, done } = await reader.read(new Uint8Array(3));
-        if (done) return pieces;
-        pieces.push(new TextDecoder().decode(value));
-      }
-    };
+    const byob = (response: Response) => readBodyByob(response.body!);
     const bodies: [string, () => BodyInit][] = [
       ['text', () => 'hello'],
       ['bytes', () => new TextEncoder().encode('bytes!')],

@@ -37,6 +37,15 @@ export async function readBodyStream(holder: { readonly body: ReadableStream<Uin
   return out;
 }
 
+/** A body read with a BYOB reader (it must be a byte stream), `size` bytes a read: the pieces, as latin1. */
+export async function readBodyByob(body: ReadableStream<Uint8Array>, size = 3): Promise<string[]> {
+  const reader = body.getReader({ mode: 'byob' });
+  const pieces: string[] = [];
+  for (let read = await reader.read(new Uint8Array(size)); !read.done; read = await reader.read(new Uint8Array(size)))
+    pieces.push(latin1(read.value));
+  return pieces;
+}
+
 /** A program whose steps gave different results on our class and the runtime's. */
 export interface Difference {
   program: string;
