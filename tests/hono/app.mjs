@@ -1,9 +1,9 @@
 // A realistic hono app, run unchanged on wirespeed and on its peers (@hono/node-server, Deno.serve):
 // routes with params, JSON, cookies, the common middlewares (cors, etag, compress, secureHeaders,
 // bodyLimit), SSE, streaming, JSX streamed with Suspense, a multipart upload, redirects, errors,
-// and hono's other built-in middleware (requestId, logger, timing, contextStorage, jwt,
+// hono's other built-in middleware (requestId, logger, timing, contextStorage, jwt,
 // bearerAuth, csrf, ipRestriction, timeout, methodOverride, trailing slashes, prettyJSON,
-// validator, languageDetector).
+// validator, languageDetector), and hono's proxy helper forwarding to an origin.
 // Plain JS so that plain Node, Deno and vitest all load it.
 /* global Blob, File, Headers, ReadableStream, Request, setTimeout */
 import { Hono } from 'hono';
@@ -27,6 +27,7 @@ import { logger } from 'hono/logger';
 import { methodOverride } from 'hono/method-override';
 import { poweredBy } from 'hono/powered-by';
 import { prettyJSON } from 'hono/pretty-json';
+import { proxy } from 'hono/proxy';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { stream, streamSSE } from 'hono/streaming';
@@ -146,7 +147,61 @@ export function createApp({ staticFiles, connInfo } = {}) {
 
   portedFromNodeServer(app);
   moreMiddleware(app, connInfo);
+  proxied(app);
   return app;
+}
+
+/**
+ * hono's proxy helper (hono/proxy) as its docs use it, forwarding to an origin app mounted on the
+ * same server (so each server proxies to itself, over HTTP/1.1 with the runtime's fetch): the
+ * request with its body and fields (`...c.req`, credentials dropped, X-Forwarded-For added), the
+ * raw request as it came, and a response whose fields are changed on the way back. The origin
+ * answers JSON describing what it got, a gzip body (which fetch decodes), cookies, an event
+ * stream, a 204, a redirect (which fetch follows) and a 404.
+ */
+function proxied(app) {
+  const origin = new Hono();
+  origin.all('/echo', async (c) =>
+    c.json({
+      method: c.req.method,
+      forwardedFor: c.req.header('x-forwarded-for') ?? null,
+      authorization: c.req.header('authorization') ?? null,
+      type: c.req.header('content-type') ?? null,
+      length: c.req.header('content-length') ?? null,
+      transferEncoding: c.req.header('transfer-encoding') ?? null,
+      body: c.req.method === 'GET' || c.req.method === 'HEAD' ? null : await c.req.text(),
+    }),
+  );
+  origin.get('/gzip', compress({ encoding: 'gzip' }), (c) => c.text('zipped '.repeat(400)));
+  origin.get('/cookies', (c) => {
+    setCookie(c, 'a', '1');
+    setCookie(c, 'b', '2', { httpOnly: true });
+    return c.text('cookies');
+  });
+  origin.get('/events', (c) =>
+    streamSSE(c, async (sse) => {
+      for (let i = 0; i < 3; i++) await sse.writeSSE({ data: `event ${i}` });
+    }),
+  );
+  origin.get('/empty', (c) => c.body(null, 204));
+  origin.get('/moved', (c) => c.redirect('/origin/echo'));
+  origin.get('/missing', (c) => c.text('no such thing', 404));
+  app.route('/origin', origin);
+
+  const target = (c) => new URL(`/origin/${c.req.param('path')}`, c.req.url);
+  app.all('/proxy/:path', (c) =>
+    proxy(target(c), {
+      ...c.req,
+      headers: { ...c.req.header(), 'x-forwarded-for': '127.0.0.1', authorization: undefined },
+    }),
+  );
+  app.all('/proxy-raw/:path', (c) => proxy(target(c), c.req.raw));
+  app.get('/proxy-plain/:path', async (c) => {
+    const res = await proxy(target(c));
+    res.headers.delete('set-cookie');
+    res.headers.set('x-proxied', 'yes');
+    return res;
+  });
 }
 
 /**

@@ -63,11 +63,13 @@ export async function ask(base: string, c: Ask): Promise<Answer> {
 /** The same request over HTTP/2 (h2c, node:http2's client), one session per request. */
 export async function askH2(base: string, c: Ask): Promise<Answer> {
   const { headers, body } = await requestOf(c);
+  // A body's length, as the HTTP/1.1 client sends it (node:http2's client sends none of its own).
+  const length = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
   const session = connect(base);
   try {
     return await new Promise<Answer>((resolve, reject) => {
       session.once('error', reject);
-      const stream = session.request({ ':method': c.method ?? 'GET', ':path': c.path, ...headers });
+      const stream = session.request({ ':method': c.method ?? 'GET', ':path': c.path, ...length, ...headers });
       const chunks: Buffer[] = [];
       let head: IncomingHttpHeaders = {};
       stream.once('response', (received) => (head = received));
