@@ -3,7 +3,8 @@
 // bodyLimit), SSE, streaming, JSX streamed with Suspense, a multipart upload, redirects, errors,
 // hono's other built-in middleware (requestId, logger, timing, contextStorage, jwt,
 // bearerAuth, csrf, ipRestriction, timeout, methodOverride, trailing slashes, prettyJSON,
-// validator, languageDetector), and hono's proxy helper forwarding to an origin.
+// validator, languageDetector), hono's proxy helper forwarding to an origin, and streams told
+// that their client left.
 // Plain JS so that plain Node, Deno and vitest all load it.
 /* global Blob, File, Headers, ReadableStream, Request, setTimeout */
 import { Hono } from 'hono';
@@ -30,7 +31,7 @@ import { prettyJSON } from 'hono/pretty-json';
 import { proxy } from 'hono/proxy';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
-import { stream, streamSSE } from 'hono/streaming';
+import { stream, streamSSE, streamText } from 'hono/streaming';
 import { timeout } from 'hono/timeout';
 import { setMetric, timing } from 'hono/timing';
 import { trimTrailingSlash } from 'hono/trailing-slash';
@@ -148,7 +149,42 @@ export function createApp({ staticFiles, connInfo } = {}) {
   portedFromNodeServer(app);
   moreMiddleware(app, connInfo);
   proxied(app);
+  clientLeft(app);
   return app;
+}
+
+/**
+ * Streams whose client leaves, as SSE and streaming apps clean up after it: hono's `onAbort` and
+ * `stream.aborted` in streamSSE and streamText, and the request's signal. `/left/seen` gives (and
+ * forgets) what the streams saw.
+ */
+function clientLeft(app) {
+  const seen = [];
+  const STEPS = 500;
+  app.get('/left/sse', (c) =>
+    streamSSE(c, async (sse) => {
+      sse.onAbort(() => seen.push('sse: onAbort'));
+      let sent = 0;
+      while (!sse.aborted && sent < STEPS) {
+        await sse.writeSSE({ data: String(sent++) });
+        await sse.sleep(10);
+      }
+      seen.push(`sse: ended, aborted ${sse.aborted}`);
+    }),
+  );
+  app.get('/left/text', (c) => {
+    c.req.raw.signal.addEventListener('abort', () => seen.push('text: request signal aborted'));
+    return streamText(c, async (text) => {
+      text.onAbort(() => seen.push('text: onAbort'));
+      let sent = 0;
+      while (!text.aborted && sent < STEPS) {
+        await text.write(String(sent++));
+        await text.sleep(10);
+      }
+      seen.push(`text: ended, aborted ${text.aborted}`);
+    });
+  });
+  app.get('/left/seen', (c) => c.json(seen.splice(0)));
 }
 
 /**

@@ -2,6 +2,8 @@
 // wirespeed/node against @hono/node-server, and on wirespeed/deno against Deno.serve, request by
 // request (status, the fields that matter, body). Where wirespeed answers differently on purpose,
 // the difference is named below with its reason.
+import { connect, constants } from 'node:http2';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, fetch as undiciFetch, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getConnInfo, serveStatic } from '../../src/hono/index.js';
@@ -267,6 +269,44 @@ function expected(c: Case, peer: Answer, ours: Answer, peerName: string): Answer
   return { ...peer, headers, bytes: ours.bytes === peer.bytes || 'content-encoding' in headers ? ours.bytes : peer.bytes };
 }
 
+/** The app's streams that are told their client left (app.mjs, clientLeft). */
+const LEFT_STREAMS = ['/left/sse', '/left/text'];
+
+/** Reads `path`'s first chunk over HTTP/1.1 or HTTP/2 (h2c), then leaves: the connection closed, or the stream cancelled. */
+async function leaveAfterFirstChunk(base: string, path: string, protocol: 'h1' | 'h2'): Promise<void> {
+  if (protocol === 'h1') {
+    const controller = new AbortController();
+    const res = await undiciFetch(`${base}${path}`, { signal: controller.signal });
+    await res.body!.getReader().read();
+    controller.abort();
+    return;
+  }
+  const session = connect(base);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const stream = session.request({ ':path': path });
+      stream.once('data', () => {
+        stream.close(constants.NGHTTP2_CANCEL);
+        resolve();
+      });
+      stream.once('error', reject);
+    });
+  } finally {
+    session.close();
+  }
+}
+
+/** What the app's stream saw after its client left (sorted: servers may tell the signal and the stream in either order). */
+async function seenAfterLeaving(base: string, path: string, protocol: 'h1' | 'h2'): Promise<string[]> {
+  await leaveAfterFirstChunk(base, path, protocol);
+  const seen: string[] = [];
+  for (let poll = 0; poll < 100 && !seen.some((event) => event.includes('ended')); poll++) {
+    await sleep(20);
+    seen.push(...((await (await undiciFetch(`${base}/left/seen`)).json()) as string[]));
+  }
+  return seen.sort();
+}
+
 function compareSuite(name: string, peerName: string, start: () => Promise<{ ours: string; peer: string; stop(): Promise<void> | void }>) {
   describe(name, () => {
     const urls = { ours: '', peer: '' };
@@ -282,6 +322,14 @@ function compareSuite(name: string, peerName: string, start: () => Promise<{ our
       it(`answers ${c.name} as the peer does`, async () => {
         const [ours, peer] = (await Promise.all([ask(urls.ours, c), ask(urls.peer, c)])).map((answer) => maskSuspenseIds(c, answer));
         expect(ours).toEqual(expected(c, peer, ours, peerName));
+      });
+    }
+
+    for (const path of LEFT_STREAMS) {
+      it(`tells the stream of ${path} that its client left, as the peer does (hono's onAbort, stream.aborted)`, async () => {
+        const [ours, peer] = await Promise.all([seenAfterLeaving(urls.ours, path, 'h1'), seenAfterLeaving(urls.peer, path, 'h1')]);
+        expect(peer).toContainEqual(expect.stringMatching(/ended, aborted true$/));
+        expect(ours).toEqual(peer);
       });
     }
 
@@ -345,6 +393,15 @@ function compareProtocols(name: string, start: () => Promise<{ url: string; stop
     for (const c of cases) {
       it(`answers ${c.name} over both`, async () => {
         const [h1, h2] = (await Promise.all([ask(server.url, c), askH2(server.url, c)])).map((answer) => maskSuspenseIds(c, answer));
+        expect(h2).toEqual(h1);
+      });
+    }
+
+    for (const path of LEFT_STREAMS) {
+      it(`tells the stream of ${path} that its client left over both (a closed connection, a cancelled stream)`, async () => {
+        const h1 = await seenAfterLeaving(server.url, path, 'h1');
+        const h2 = await seenAfterLeaving(server.url, path, 'h2');
+        expect(h1).toContainEqual(expect.stringMatching(/ended, aborted true$/));
         expect(h2).toEqual(h1);
       });
     }
