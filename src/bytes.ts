@@ -71,6 +71,14 @@ export class JoinedPieces {
     return this.parts.length === 0 ? new Uint8Array(0) : concatAll(this.parts);
   }
 
+  /** Every piece, in order, handed over: the list is empty after (so a reader called back meanwhile finds none). */
+  take(): Uint8Array[] {
+    const parts = this.parts.splice(0);
+    this.bytes = 0;
+    this.run = null;
+    return parts;
+  }
+
   /** Lets go of every piece. */
   clear(): void {
     this.parts.length = 0;

@@ -251,11 +251,18 @@ function targetUrl(port: number, spec: { path: string; tls?: boolean }): string 
 
 /** How often the client's CPU time is read while it runs. */
 const CPU_POLL_MS = 100;
-/** The server's open connections are counted every this many CPU readings (each second). */
+/**
+ * The server's open connections are counted with every CPU reading until all the client opens
+ * were seen at once (a busy server may take its first second to accept them all: a one-second
+ * run's only sample came too early), then every this many readings (each second).
+ */
 const CONNECTION_POLL_EVERY = 10;
 
-/** Runs a load client pinned to core 1, reading its CPU time while it runs (a finished process has no /proc entry). */
-async function runClient(server: ServerProcess, argv: string[]): Promise<ClientRun> {
+/**
+ * Runs a load client pinned to core 1, reading its CPU time while it runs (a finished process has
+ * no /proc entry). `connections`: how many the client opens.
+ */
+async function runClient(server: ServerProcess, argv: string[], connections: number): Promise<ClientRun> {
   const [cmd, ...args] = pinned(1, argv);
   const cpuBefore = cpuTicks(server.pid);
   let connectionsMost = openConnections(server.pid);
@@ -268,7 +275,8 @@ async function runClient(server: ServerProcess, argv: string[]): Promise<ClientR
     if (Number.isFinite(ticks)) clientTicks = ticks;
     // Reading the TCP table is costly once it holds the closed connections of a run without
     // keep-alive (64 ms for 49k in TIME_WAIT): sampled each second, not with every CPU reading.
-    if (polls++ % CONNECTION_POLL_EVERY === 0) connectionsMost = Math.max(connectionsMost, openConnections(server.pid));
+    if (connectionsMost < connections || polls++ % CONNECTION_POLL_EVERY === 0)
+      connectionsMost = Math.max(connectionsMost, openConnections(server.pid));
   }, CPU_POLL_MS);
   let out = '';
   client.stdout!.on('data', (d: Buffer) => {
@@ -338,11 +346,11 @@ export async function runWrk(server: ServerProcess, port: number, spec: LoadSpec
   const script = luaScript(spec);
   const run =
     script === null
-      ? await runClient(server, argv())
+      ? await runClient(server, argv(), spec.connections)
       : await inTemporaryFolder('wirespeed-wrk-', (folder) => {
           const file = join(folder, 'script.lua');
           writeFileSync(file, script);
-          return runClient(server, argv(file));
+          return runClient(server, argv(file), spec.connections);
         });
   const out = run.out;
   // The percentiles are read from wrk's "Latency Distribution" block only.
@@ -391,7 +399,7 @@ export async function runAutocannon(server: ServerProcess, port: number, spec: L
     ...(spec.newConnectionEach ? ['-H', 'connection=close'] : []),
     targetUrl(port, spec),
   ];
-  const run = await runClient(server, argv);
+  const run = await runClient(server, argv, spec.connections);
   const r = JSON.parse(run.out) as AutocannonResult;
   return loadRun(spec, run, {
     requests: r.requests.total,
@@ -438,7 +446,7 @@ const h2loadArgv = (port: number, spec: H2LoadSpec, logFile: string) => [
 export async function runH2load(server: ServerProcess, port: number, spec: H2LoadSpec): Promise<LoadRun> {
   const { run, log } = await inTemporaryFolder('wirespeed-h2load-', async (folder) => {
     const file = join(folder, 'requests.log');
-    const run = await runClient(server, h2loadArgv(port, spec, file));
+    const run = await runClient(server, h2loadArgv(port, spec, file), spec.clients);
     return { run, log: readFileSync(file, 'utf8') };
   });
   const out = run.out;
@@ -487,7 +495,7 @@ export async function runWebSocketLoad(server: ServerProcess, port: number, spec
     spec.kind,
     String(spec.durationSec),
   ];
-  const run = await runClient(server, argv);
+  const run = await runClient(server, argv, spec.connections);
   const result = JSON.parse(run.out.trim().split('\n').pop()!) as {
     roundTrips: number;
     seconds: number;

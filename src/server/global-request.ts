@@ -22,6 +22,7 @@ class ServerRequestClass extends NativeRequest {
 }
 
 Object.defineProperty(ServerRequestClass, 'name', { value: 'Request' });
+Object.defineProperty(ServerRequestClass, 'length', { value: NativeRequest.length }); // WebIDL: the input required, 1
 Object.defineProperty(ServerRequestClass, NATIVE_REQUEST, { value: NativeRequest });
 
 /** The runtime's Request, taking the server's requests as input too; typed as Request. */

@@ -17,7 +17,7 @@
 // after `new Response(body, { headers })` still goes out. @hono/node-server's serveStatic calls
 // `onFound` after making its response, and the Cache-Control a hono app sets there was lost.
 import { fieldList, isFieldName } from '../fields.js';
-import { delegateToNative, withBodyRead } from './native-delegate.js';
+import { delegateToNative, withBodyLocked, withBodyRead } from './native-delegate.js';
 import { headersOf, isHeaderValueAsIs } from './light-headers.js';
 
 /** The runtime's own Response, even when this module loads after the global was replaced. */
@@ -103,6 +103,10 @@ function bodyStream(source: StreamSource): ReadableStream<Uint8Array> {
         // A BYOB read still waiting (an empty body) ends only when answered with no bytes.
         if ('byobRequest' in controller) controller.byobRequest?.respond(0);
       },
+      // A cancel disturbs the stream as a read does: the body is used.
+      cancel() {
+        source.taken = true;
+      },
     },
     { highWaterMark: 0 },
   );
@@ -118,6 +122,19 @@ function isSerializedMime(type: string): boolean {
     .slice(1)
     .map((parameter) => parameter.slice(0, parameter.indexOf('=')));
   return new Set(names).size === names.length;
+}
+
+/**
+ * Whether a stream not made here was read from or cancelled ("disturbed", which a Response
+ * refuses as a body). No public API of the Streams standard tells; an adapter whose runtime can
+ * sets it (Node's `stream.isDisturbed`). Without it such a stream is taken, and what is left of
+ * it is sent.
+ */
+let isDisturbedStream: (stream: ReadableStream) => boolean = () => false;
+
+/** Sets how a stream not made here is found disturbed (see isDisturbedStream). */
+export function useDisturbedCheck(check: (stream: ReadableStream) => boolean): void {
+  isDisturbedStream = check;
 }
 
 let partsOf: (response: Response) => LightParts | undefined;
@@ -139,6 +156,12 @@ class LightResponseImpl {
   #used = false;
   /** The real Response, once one was needed. */
   #native: Response | undefined;
+  /**
+   * `#native` stands in for this one with a body that is no use (read, cancelled, or locked by a
+   * reader when it was made): this response's own body stream and state stay the truth for
+   * `body` and `bodyUsed`; the runtime's refuses reads and clones as the standard does.
+   */
+  #standIn = false;
 
   static {
     realOf = (response) => (#native in response ? (response as unknown as LightResponseImpl).toResponse() : response);
@@ -146,8 +169,8 @@ class LightResponseImpl {
       if (!(#native in response)) return undefined;
       const self = response as unknown as LightResponseImpl;
       if (self.#native) return undefined;
-      const used = self.#taken || (self.#body instanceof ReadableStream && self.#body.locked);
-      if (used) throw new TypeError('the response body was already read');
+      if (self.#unusable || (self.#body instanceof ReadableStream && self.#body.locked))
+        throw new TypeError('the response body was already read, or a reader holds its stream');
       // The server takes the body now: a read of the body stream after this finds it taken.
       if (self.#stream) self.#stream.taken = true;
       return { status: self.#status, statusText: self.#statusText, headers: self.#headers ?? self.#given(), body: self.#body };
@@ -180,14 +203,17 @@ class LightResponseImpl {
     } else if (body instanceof ReadableStream) {
       if (body.locked) return false; // the runtime's Response refuses it, with its own error
       const source = streamSources.get(body);
-      if (source && !source.taken) {
+      if (source?.taken) return false; // read from or cancelled: disturbed, which the runtime's Response refuses
+      if (source) {
         // The untouched body stream of another light response: its bytes, so its length, are known.
         // Both share it, as two Responses share a stream: whichever reads it first has the body,
         // and the other finds it read (undici's order; Deno's Response copies the body instead).
         this.#body = source.body;
         this.#stream = source;
         this.#streamObject = body as ReadableStream<Uint8Array>;
-      } else this.#body = body as ReadableStream<Uint8Array>; // any other stream (a file's): the server reads it
+      } else if (isDisturbedStream(body))
+        return false; // refused by the runtime's Response, with its own error
+      else this.#body = body as ReadableStream<Uint8Array>; // any other stream (a file's): the server reads it
     } else return false;
 
     if (init !== undefined && init !== null) {
@@ -301,7 +327,7 @@ class LightResponseImpl {
 
   get body(): ReadableStream<Uint8Array> | null {
     const native = this.#real();
-    if (native) return native.body;
+    if (native && !this.#standIn) return native.body;
     if (this.#body === null) return null;
     if (!this.#stream) {
       this.#stream = { body: this.#body as KeptBody, taken: this.#used }; // a stream body went to #real()
@@ -313,13 +339,18 @@ class LightResponseImpl {
 
   get bodyUsed(): boolean {
     const native = this.#real();
-    if (native) return native.bodyUsed;
+    if (native && !this.#standIn) return native.bodyUsed;
     return this.#taken;
   }
 
-  /** The body was read here, or its stream was (or another response took it). */
+  /** The body was read here, or its stream was read from or cancelled (or another response took it). */
   get #taken(): boolean {
     return this.#used || (this.#stream?.taken ?? false);
+  }
+
+  /** Taken, or its stream locked by a reader: the Fetch standard's "unusable" (no read or clone). */
+  get #unusable(): boolean {
+    return this.#taken || (this.#streamObject?.locked ?? false);
   }
 
   text(): Promise<string> {
@@ -361,7 +392,8 @@ class LightResponseImpl {
   clone(): Response {
     const native = this.#real();
     if (native) return native.clone();
-    if (this.bodyUsed) throw new TypeError('Response.clone: the body was already read');
+    if (this.#taken) throw new TypeError('Response.clone: the body was already read');
+    if (this.#unusable) throw new TypeError("Response.clone: a reader holds the body's stream");
     const copy = new LightResponseImpl();
     copy.#status = this.#status;
     copy.#statusText = this.#statusText;
@@ -384,7 +416,8 @@ class LightResponseImpl {
   #consume(): Promise<string | Uint8Array<ArrayBuffer> | Blob> {
     // A null body is never used (Fetch: bodyUsed needs a body): it reads as empty, again and again.
     if (this.#body === null) return Promise.resolve(new Uint8Array(0));
-    if (this.bodyUsed) return Promise.reject(new TypeError('the response body was already read'));
+    if (this.#taken) return Promise.reject(new TypeError('the response body was already read'));
+    if (this.#unusable) return Promise.reject(new TypeError("a reader holds the response body's stream"));
     this.#used = true;
     if (this.#stream) this.#stream.taken = true;
     // Its stream, if one was handed out, is locked from now on, as the standard's read leaves it.
@@ -397,11 +430,15 @@ class LightResponseImpl {
     if (this.#native) return this.#native;
     // A stream not made here may have been read by another holder since it was given (a response
     // re-wrapped from it and then read): a locked one is taken as read, not refused.
-    const taken = this.#taken || (this.#body instanceof ReadableStream && this.#body.locked);
+    const foreign = this.#body instanceof ReadableStream ? this.#body : null;
+    const taken = this.#taken || (foreign?.locked ?? false);
     const body = this.#streamObject && !this.#stream!.taken ? this.#streamObject : this.#body;
     const fields = fieldList(this.#headers ?? this.#given()); // pairs: the runtime never reads a LightHeaders' state
     const init = { status: this.#status, statusText: this.#statusText, headers: fields };
-    this.#native = taken ? withBodyRead((read) => new NativeResponse(read, init)) : new NativeResponse(body, init);
+    const make = (stream: ReadableStream) => new NativeResponse(stream, init);
+    // A kept body read or held by a reader: the runtime's stands in, this one's stream stays the body.
+    this.#standIn = foreign === null && this.#unusable;
+    this.#native = taken ? withBodyRead(make) : this.#standIn ? withBodyLocked(make) : new NativeResponse(body, init);
     // The body's default Content-Type is added at construction only: one deleted since stays deleted.
     if (!hasField(fields, 'content-type')) this.#native.headers.delete('content-type');
     return this.#native;
@@ -409,6 +446,7 @@ class LightResponseImpl {
 }
 
 Object.defineProperty(LightResponseImpl, 'name', { value: 'Response' });
+Object.defineProperty(LightResponseImpl, 'length', { value: NativeResponse.length }); // WebIDL: both arguments optional, 0
 Object.defineProperty(LightResponseImpl, NATIVE, { value: NativeResponse });
 delegateToNative(LightResponseImpl.prototype, NativeResponse.prototype, (self) => (self as LightResponseImpl).toResponse(), 'Response');
 

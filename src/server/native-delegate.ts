@@ -13,6 +13,17 @@ export function withBodyRead<T extends { readonly body: ReadableStream | null }>
 }
 
 /**
+ * A real Request or Response standing in for one whose body stream a reader holds: made by `make`
+ * with a stream that is then locked, so it refuses reads and copies as the standard does, but
+ * does not say `bodyUsed`.
+ */
+export function withBodyLocked<T extends { readonly body: ReadableStream | null }>(make: (body: ReadableStream) => T): T {
+  const made = make(new ReadableStream());
+  made.body!.getReader();
+  return made;
+}
+
+/**
  * Gives `lazy` every method and getter of `native` that it does not define, each forwarding to
  * `real(this)`, and makes `lazy` inherit from `native` so `instanceof` holds.
  */

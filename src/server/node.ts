@@ -2,6 +2,7 @@
 // `node:cluster`. Only the translation between sockets and the core lives here.
 import cluster from 'node:cluster';
 import net from 'node:net';
+import { Readable } from 'node:stream';
 import tls from 'node:tls';
 import zlib from 'node:zlib';
 import { zlibDeflateCodec } from '../websocket/deflate.js';
@@ -9,6 +10,7 @@ import { OptionRangeError } from '../errors.js';
 import { checkListener, checkServeOptions, ServerBase, type ListeningInfo, type Server, type ServeOptions } from './options.js';
 import { installGlobalObjects } from './global-request.js';
 import { useLightHeaders } from './light-headers.js';
+import { useDisturbedCheck } from './light-response.js';
 import { ServerCore } from './server-core.js';
 import { answerPrimary, ClusterServer } from './node-cluster.js';
 import { FLUSH_LIMIT_MS, headTimeout, LINGER_MS, type SocketTransport, type TransportEvents } from './connection.js';
@@ -22,6 +24,10 @@ export { LightResponse, RuntimeResponse } from './light-response.js';
 export { upgradeWebSocket, type WebSocketOptions } from './websocket/upgrade.js';
 export { ServerWebSocket } from './websocket/socket.js';
 export { WebSocketHandshakeError } from '../websocket/handshake.js';
+
+// A light response refuses a stream another reader disturbed, as undici's Response does (Node's
+// `Readable.isDisturbed` reads web streams too).
+useDisturbedCheck((stream) => Readable.isDisturbed(stream as unknown as Readable));
 
 /** serve() options on Node: the common ones and `workers`. */
 export interface NodeServeOptions extends ServeOptions {

@@ -27,26 +27,36 @@ const PIECE_COST = 256;
 /** A flow with no socket behind it (a body that is over before it begins). */
 const NO_FLOW: BodyFlow = { pause() {}, resume() {}, sendContinue() {} };
 
-/** A request body as it arrives: a stream with backpressure, or collected whole. */
+/**
+ * A request body as it arrives: a stream with backpressure, or collected whole. Its pieces wait
+ * here until a reader asks (the stream's high-water mark is 0), so the stream is pulled only by a
+ * read: "pulled" means disturbed, which the Fetch standard's `bodyUsed` reports and no public API
+ * of a stream tells.
+ */
 export class RequestBody {
   /** Created when someone asks for it, so a handler that never reads costs no stream. */
   private stream: ReadableStream<Uint8Array> | null = null;
+  /** The stream's controller while the stream is open (null once it is closed or errored). */
   private controller: ReadableStreamDefaultController<Uint8Array> | null = null;
-  /** Pieces that arrived before the stream existed. */
-  private readonly early = new JoinedPieces();
   /**
-   * Small pieces for the stream, joined until the end of their turn (a read's worth): a reader
-   * such as the runtime's `formData()` or `blob()` keeps every chunk it is given until the end
-   * (3 MB sent in 1-byte chunks held 379 MB through `blob()`).
+   * Pieces that arrived and no reader has asked for yet. Small ones are joined: a reader such as
+   * the runtime's `formData()` or `blob()` keeps every chunk it is given until the end (3 MB sent
+   * in 1-byte chunks held 379 MB through `blob()`).
    */
-  private joining: JoinedPieces | null = null;
-  private enqueueJoined: (() => void) | null = null;
+  private readonly queue = new JoinedPieces();
+  /** A read waits for a piece (the stream was pulled with nothing here). */
+  private waiting = false;
+  /** Pieces are being handed to the stream (see deliver). */
+  private delivering = false;
+  /** A delivery is due at the end of this turn (small pieces joined meanwhile). */
+  private deliveryDue = false;
+  private deliverLater: (() => void) | null = null;
   private ended = false;
   private failure: Error | null = null;
   /** The consumer cancelled (or the handler answered without reading): drop what comes. */
   private discarding = false;
-  /** The stream was cancelled: the body is disturbed, as a used one (Fetch: a cancel disturbs). */
-  private cancelled = false;
+  /** Read from (its stream pulled, or collected) or cancelled: the Fetch standard's "disturbed". */
+  private touched = false;
   /** What a read gets once the body was dropped unread behind its response (`dropUnlessRead`). */
   private dropped: Error | null = null;
   private continueSent: boolean;
@@ -78,9 +88,14 @@ export class RequestBody {
     return this.ended;
   }
 
-  /** Whether the body was taken: read whole, its stream locked by a reader, or cancelled. Asking for the stream alone does not take it. */
-  get used(): boolean {
-    return this.collector !== null || this.cancelled || (this.stream?.locked ?? false);
+  /** Read from (whole, or through its stream) or cancelled: what the Fetch standard's `bodyUsed` says. */
+  get disturbed(): boolean {
+    return this.touched;
+  }
+
+  /** Disturbed, or its stream locked by a reader: the Fetch standard's "unusable" (no read, copy or clone). */
+  get unusable(): boolean {
+    return this.touched || (this.stream?.locked ?? false);
   }
 
   /**
@@ -88,10 +103,12 @@ export class RequestBody {
    * web stream costs microseconds per chunk on Node). The consumer is always ready, so no pause.
    */
   collect(): Promise<Uint8Array> {
-    if (this.used) return Promise.reject(new TypeError('the request body was already read'));
+    if (this.touched) return Promise.reject(new TypeError('the request body was already read'));
+    if (this.unusable) return Promise.reject(new TypeError("a reader holds the request body's stream"));
     if (this.dropped) return Promise.reject(this.dropped);
     // The stream was asked for (`if (request.body)`) but not read: read it, as a Request would.
     if (this.stream) return readAll(this.stream);
+    this.touched = true;
     return new Promise((resolve, reject) => {
       this.collector = { resolve, reject };
       if (this.failure) return reject(this.failure);
@@ -105,8 +122,8 @@ export class RequestBody {
   }
 
   private finishCollect(): void {
-    const bytes = this.early.join();
-    this.early.clear();
+    const bytes = this.queue.join();
+    this.queue.clear();
     this.collector!.resolve(bytes);
   }
 
@@ -123,25 +140,24 @@ export class RequestBody {
     this.stream = new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
-          this.controller = controller;
-          for (const chunk of this.early.parts) controller.enqueue(chunk);
-          this.early.clear();
           if (this.failure) controller.error(this.failure);
-          else if (this.ended) controller.close();
+          else this.controller = controller;
         },
         pull: () => {
+          this.touched = true;
           if (!this.continueSent) {
             this.continueSent = true;
             this.flow.sendContinue();
           }
-          this.flow.resume();
+          this.waiting = true;
+          this.deliver();
         },
         cancel: () => {
-          this.cancelled = true;
+          this.touched = true;
           this.discard();
         },
       },
-      { highWaterMark: HIGH_WATER_MARK, size: (chunk) => chunk.byteLength + PIECE_COST },
+      { highWaterMark: 0 },
     );
     return this.stream;
   }
@@ -149,31 +165,45 @@ export class RequestBody {
   /** A piece of body from the parser. */
   push(chunk: Uint8Array): void {
     if (this.discarding || chunk.length === 0) return;
-    const controller = this.controller;
-    if (controller) {
-      if (chunk.length < SMALL_PIECE_BYTES) {
-        if (!this.joining) atEndOfTurn((this.enqueueJoined ??= () => this.flushJoined()));
-        (this.joining ??= new JoinedPieces()).push(chunk);
-        return;
+    const queue = this.queue;
+    queue.push(chunk);
+    if (this.waiting) {
+      // A read waits: a large piece goes at once, small ones at the end of their turn (a read's worth, joined).
+      if (chunk.length >= SMALL_PIECE_BYTES) this.deliver();
+      else if (!this.deliveryDue) {
+        this.deliveryDue = true;
+        atEndOfTurn((this.deliverLater ??= () => ((this.deliveryDue = false), this.deliver())));
       }
-      this.flushJoined();
-      controller.enqueue(chunk);
-      if ((controller.desiredSize ?? 0) <= 0) this.flow.pause();
-    } else {
-      this.early.push(chunk);
-      if (!this.collector && this.early.bytes >= HIGH_WATER_MARK) this.flow.pause();
-    }
+    } else if (!this.collector && queue.bytes + queue.parts.length * PIECE_COST >= HIGH_WATER_MARK) this.flow.pause();
   }
 
-  /** Hands the joined small pieces to the stream (at the end of their turn, or before what comes after them). */
-  private flushJoined(): void {
-    const joining = this.joining;
-    if (!joining) return;
-    this.joining = null;
+  /** Hands a waiting read what has come (then the end, or the failure), or lets more come from the socket. */
+  private deliver(): void {
     const controller = this.controller;
-    if (!controller || this.discarding || this.failure) return;
-    for (const part of joining.parts) controller.enqueue(part);
-    if ((controller.desiredSize ?? 0) <= 0 && !this.ended) this.flow.pause();
+    if (!this.waiting || !controller || this.discarding || this.delivering) return;
+    if (this.queue.parts.length > 0) {
+      this.waiting = false;
+      // An enqueue may call its reader back at once (Deno's body readers do), and the reader's next
+      // read pulls again before this loop is done: that pull only marks the read waiting.
+      this.delivering = true;
+      try {
+        for (const part of this.queue.take()) controller.enqueue(part);
+      } finally {
+        this.delivering = false;
+      }
+    }
+    if (this.ended) {
+      this.waiting = false;
+      this.controller = null;
+      controller.close();
+    } else this.flow.resume();
+  }
+
+  /** Errors the stream, once, if it is open. */
+  private errorStream(error: Error): void {
+    const controller = this.controller;
+    this.controller = null;
+    controller?.error(error);
   }
 
   /** Trailer fields that came after the body (call before `end()`). */
@@ -203,10 +233,7 @@ export class RequestBody {
     this.trailerWaiter?.resolve(this.trailerList);
     if (this.discarding) return;
     if (this.collector) this.finishCollect();
-    else if (this.controller) {
-      this.flushJoined();
-      this.controller.close();
-    }
+    else this.deliver();
   }
 
   /** The connection broke or the body was malformed. */
@@ -217,7 +244,7 @@ export class RequestBody {
     this.trailerWaiter?.reject(error);
     if (this.discarding) return;
     if (this.collector) this.collector.reject(error);
-    else this.controller?.error(error);
+    else this.errorStream(error);
   }
 
   /** `collect()` is taking the whole body: a read that always goes on to the end. */
@@ -233,11 +260,11 @@ export class RequestBody {
    * that starts later fails too, saying why: all of these used to wait forever.
    */
   dropUnlessRead(): boolean {
-    if (this.collecting) return false;
+    if (this.collecting || this.ended) return false;
     const dropped = (this.dropped ??= new TypeError(
       'the request body was dropped: the response was sent before it was read (read it before returning the response)',
     ));
-    if (!this.discarding && !this.ended) this.controller?.error(dropped);
+    if (!this.discarding && !this.ended) this.errorStream(dropped);
     this.discard();
     return true;
   }
@@ -246,7 +273,7 @@ export class RequestBody {
   discard(): void {
     if (this.discarding) return;
     this.discarding = true;
-    this.early.clear();
+    this.queue.clear();
     this.flow.resume();
   }
 }

@@ -3,7 +3,7 @@
 // and a header or two. So this object answers those from the parsed head and makes the real
 // `Request` only when something else is asked of it. It passes `instanceof Request`.
 import { joinCookieFields, type HeaderList } from '../fields.js';
-import { delegateToNative, withBodyRead } from './native-delegate.js';
+import { delegateToNative, withBodyLocked, withBodyRead } from './native-delegate.js';
 import { headersOf } from './light-headers.js';
 import type { Exchange } from './exchange.js';
 import { RequestBody } from './request-body.js';
@@ -141,6 +141,12 @@ export class IncomingRequest {
   #url: string | undefined;
   #headers: Headers | undefined;
   #request: Request | undefined;
+  /**
+   * `#request` stands in for this one with a body that is no use (read, or locked by a reader when
+   * it was made): this request's own body stream and state stay the truth for `body`, `bodyUsed`
+   * and the readers here; the runtime's refuses what the standard refuses (a copy, a clone).
+   */
+  #standIn = false;
   #emptyBody: RequestBody | undefined;
 
   constructor(head: RequestLine, context: RequestContext) {
@@ -168,11 +174,11 @@ export class IncomingRequest {
   }
 
   get body(): ReadableStream<Uint8Array> | null {
-    return this.#request ? this.#request.body : (this.#body()?.readable() ?? null);
+    return this.#request && !this.#standIn ? this.#request.body : (this.#body()?.readable() ?? null);
   }
 
   get bodyUsed(): boolean {
-    return this.#request ? this.#request.bodyUsed : (this.#body()?.used ?? false);
+    return this.#request && !this.#standIn ? this.#request.bodyUsed : (this.#body()?.disturbed ?? false);
   }
 
   /**
@@ -188,7 +194,7 @@ export class IncomingRequest {
 
   // The body readers take the bytes straight from the connection unless a real Request exists.
   arrayBuffer(): Promise<ArrayBuffer> {
-    if (this.#request) return this.#request.arrayBuffer();
+    if (this.#request && !this.#standIn) return this.#request.arrayBuffer();
     // A copy unless the bytes fill their buffer: a Node Buffer is often a view into a shared pool.
     return this.#bytes().then(
       (bytes) =>
@@ -197,12 +203,12 @@ export class IncomingRequest {
   }
 
   text(): Promise<string> {
-    if (this.#request) return this.#request.text();
+    if (this.#request && !this.#standIn) return this.#request.text();
     return this.#bytes().then((bytes) => decoder.decode(bytes));
   }
 
   json(): Promise<unknown> {
-    if (this.#request) return this.#request.json();
+    if (this.#request && !this.#standIn) return this.#request.json();
     return this.text().then((text) => JSON.parse(text) as unknown);
   }
 
@@ -228,8 +234,10 @@ export class IncomingRequest {
     const init: RequestInit = { method: this.method, headers: this.headers, signal: this.#context.signal() };
     if (!body) return (this.#request = new NativeRequest(this.url, init));
     const withBody = (stream: ReadableStream) => new NativeRequest(this.url, { ...init, body: stream, duplex: 'half' } as RequestInit);
-    // A body read already (`text()`, or its stream) stays read.
-    return (this.#request = body.used ? withBodyRead(withBody) : withBody(body.readable()));
+    if (!body.unusable) return (this.#request = withBody(body.readable()));
+    // A body read already (`text()`, or its stream) stays read; one a reader holds stays held.
+    this.#standIn = true;
+    return (this.#request = body.disturbed ? withBodyRead(withBody) : withBodyLocked(withBody));
   }
 
   /** The runtime's Request for an API that reads only its URL, method and fields (a cache key): no body taken. */

@@ -341,6 +341,23 @@ async function handle(request: Request, info: RequestInfo): Promise<Response> {
       );
       return Response.json({ used: request.bodyUsed, read });
     }
+    case '/peek-then-read': {
+      // A middleware that looks at the body's first bytes (a reader, then let go), and the app that
+      // reads on from the stream. Fetch: the body is used from the first read (no text() after it),
+      // and the request stays a Request (its other members once threw, the body being disturbed).
+      const reader = request.body!.getReader();
+      const first = (await reader.read()).value?.length ?? 0;
+      reader.releaseLock();
+      const usedAfterPeek = request.bodyUsed;
+      const readWhole = await request.text().then(
+        () => 'read',
+        (error: Error) => `failed: ${error.name}`,
+      );
+      let bytes = first;
+      const onward = request.body!.getReader();
+      for (let read = await onward.read(); !read.done; read = await onward.read()) bytes += read.value.length;
+      return Response.json({ usedAfterPeek, readWhole, bytes, cache: request.cache, mode: request.mode });
+    }
     case '/body-check':
       // hono's bodyLimit() checks `c.req.raw.body` first, then reads it.
       return text(request.body ? `body: ${await request.text()}` : 'no body');

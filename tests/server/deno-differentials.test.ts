@@ -34,10 +34,24 @@ function isDenoCloneDefect({ program, ours, runtime }: Difference): boolean {
   );
 }
 
+/**
+ * A stream not made by a light response, read from or cancelled and then given to a Response
+ * (`new Response(old.body, old)` after a read): the runtime refuses it as disturbed, which no
+ * public API tells on Deno (Node's `Readable.isDisturbed` does, and LightResponse refuses it
+ * there), so LightResponse takes it and sends what is left. Such a program differs only at a
+ * re-wrap after a step that disturbs the stream.
+ */
+function isDisturbedElsewhere({ program, ours, runtime }: Difference): boolean {
+  const disturbs = /read a chunk, then let the reader go|cancel the body stream/.exec(program);
+  if (!disturbs || program.indexOf('re-wrap', disturbs.index) < 0) return false;
+  return ours.every((step, i) => step === runtime[i] || (step.startsWith('re-wrap=') && runtime[i] === 're-wrap!TypeError'));
+}
+
 describe('on Deno, against its own Response and Request, on random programs', () => {
   it(`LightResponse does what Deno's Response does, step for step, on ${PROGRAMS} programs`, () => {
     const { differences, errors } = onDeno('response', { seed: 0xde0, count: PROGRAMS, without: [DENO_READS_TWICE] });
-    expect(differences.filter((difference) => !isDenoCloneDefect(difference)).slice(0, 10)).toEqual([]);
+    const unexplained = differences.filter((difference) => !isDenoCloneDefect(difference) && !isDisturbedElsewhere(difference));
+    expect(unexplained.slice(0, 10)).toEqual([]);
     expect(errors).toBeGreaterThan(PROGRAMS / 4);
   });
 

@@ -10,6 +10,8 @@ describe('ServerRequest', () => {
   it('is named Request, makes runtime Requests, and counts every runtime Request as its own', async () => {
     const made = new ServerRequest('http://a.test/x', { method: 'POST', body: 'hi' });
     expect([ServerRequest.name, made instanceof NativeRequest, made.method, await made.text()]).toEqual(['Request', true, 'POST', 'hi']);
+    // One argument required, as the runtime's (its init is optional).
+    expect(ServerRequest.length).toBe(NativeRequest.length);
     expect(new NativeRequest('http://a.test/') instanceof ServerRequest).toBe(true);
     expect({} instanceof ServerRequest).toBe(false);
   });

@@ -9,7 +9,8 @@
 // locked, a deleted Content-Type back after that hand-over, and `blob()` typed with the field's
 // text where the standard gives the MIME type it parses out of it.
 import { describe, expect, it } from 'vitest';
-import { LightResponse, RuntimeResponse } from '../../src/server/light-response.js';
+// From the Node adapter, as users take it (it sets how a stream another reader disturbed is found).
+import { LightResponse, RuntimeResponse } from '../../src/server/node.js';
 import { compareResponsePrograms } from './light-response-programs.js';
 
 const PROGRAMS = 4000;

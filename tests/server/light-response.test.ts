@@ -83,8 +83,8 @@ describe('LightResponse', () => {
     expect(lightPartsOf(new Response('x'))).toBeUndefined();
   });
 
-  it('is named Response and has its statics', async () => {
-    expect(LightResponse.name).toBe('Response');
+  it('is named Response, takes the arguments Response does (length 0: both optional), and has its statics', async () => {
+    expect([LightResponse.name, LightResponse.length]).toEqual([RuntimeResponse.name, RuntimeResponse.length]);
     expect(LightResponse.error().type).toBe('error');
     const redirect = LightResponse.redirect('http://localhost/to', 307);
     expect([redirect.status, redirect.headers.get('location')]).toEqual([307, 'http://localhost/to']);

@@ -6,7 +6,26 @@ import { rng } from '../http1/corpus.js';
 /** A program's steps by name, each working on the program's state. */
 export type Operations<State> = Record<string, (state: State) => unknown>;
 
-/** What each step gives: `name=value`, or `name!ErrorClass`; a state that cannot be made gives `new!ErrorClass`. */
+/** How long a step may take before it counts as one that never ends (every step here is in memory). */
+const STEP_TIMEOUT_MS = 2000;
+const NEVER_ENDS = Symbol('never ends');
+
+/** The step's result, or NEVER_ENDS when it has not settled in STEP_TIMEOUT_MS. */
+async function settled(result: unknown): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise((resolve) => (timer = setTimeout(resolve, STEP_TIMEOUT_MS, NEVER_ENDS)));
+  try {
+    return await Promise.race([result, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * What each step gives: `name=value`, or `name!ErrorClass`; a state that cannot be made gives
+ * `new!ErrorClass`. A step that never settles gives `name?never ends` and ends the program (so a
+ * hang is a difference, not a stalled test).
+ */
 export async function runProgram<State>(make: () => State, operations: Operations<State>, steps: readonly string[]): Promise<string[]> {
   let state: State;
   try {
@@ -17,7 +36,9 @@ export async function runProgram<State>(make: () => State, operations: Operation
   const out: string[] = [];
   for (const step of steps) {
     try {
-      out.push(`${step}=${JSON.stringify(await operations[step]!(state)) ?? 'undefined'}`);
+      const value = await settled(operations[step]!(state));
+      if (value === NEVER_ENDS) return [...out, `${step}?never ends`];
+      out.push(`${step}=${JSON.stringify(value) ?? 'undefined'}`);
     } catch (error) {
       out.push(`${step}!${(error as Error).constructor.name}`);
     }
@@ -35,6 +56,35 @@ export async function readBodyStream(holder: { readonly body: ReadableStream<Uin
   let out = '';
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) out += latin1(chunk.value);
   return out;
+}
+
+/**
+ * A body's first bytes read from its stream, the reader then let go: `[done, text]` (null when
+ * there is no body). Empty chunks are passed over (Deno's stream of an empty body gives one).
+ */
+export async function readFirstChunk(holder: { readonly body: ReadableStream<Uint8Array> | null }) {
+  const reader = holder.body?.getReader();
+  if (!reader) return null;
+  let chunk = await reader.read();
+  while (!chunk.done && chunk.value.length === 0) chunk = await reader.read();
+  reader.releaseLock();
+  return [chunk.done, chunk.value ? latin1(chunk.value) : null];
+}
+
+/**
+ * Cancels a body's stream: how it went (`cancelled`, or the error's class) and `bodyUsed` after.
+ * Not awaited past a turn: the standard's `clone()` tees the stream, and a cancelled branch
+ * settles only once its twin is cancelled too (undici's does; a copied body settles at once).
+ */
+export async function cancelBodyStream(holder: { readonly body: ReadableStream<Uint8Array> | null; readonly bodyUsed: boolean }) {
+  const body = holder.body;
+  if (body === null) return null;
+  const cancelled = body.cancel().then(
+    () => 'cancelled',
+    (error: Error) => error.constructor.name,
+  );
+  const outcome = await Promise.race([cancelled, new Promise((resolve) => setTimeout(resolve, 0, 'cancelled'))]);
+  return [outcome, holder.bodyUsed];
 }
 
 /** A body read with a BYOB reader (it must be a byte stream), `size` bytes a read: the pieces, as latin1. */

@@ -421,6 +421,18 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       expect(await response.json()).toEqual({ used: true, read: 'failed: the request body was already read' });
     });
 
+    it('lets a handler peek at the body and read on from its stream, the body used from the first read, as a Request does', async () => {
+      const body = 'x'.repeat(300_000); // more than one read's worth, arriving while the handler reads
+      const response = await fetch(`${server.url}/peek-then-read`, { method: 'POST', body });
+      expect(await response.json()).toEqual({
+        usedAfterPeek: true,
+        readWhole: 'failed: TypeError',
+        bytes: 300_000,
+        cache: 'default',
+        mode: 'cors',
+      });
+    });
+
     it('closes after a response whose own Connection field says close, and takes no pipelined request after it', async () => {
       // RFC 9112 §9.6: a server that sends close MUST close and process no further request. It
       // sent the field and went on serving.
