@@ -177,7 +177,7 @@ export class RequestBody {
     } else if (!this.collector && queue.bytes + queue.parts.length * PIECE_COST >= HIGH_WATER_MARK) this.flow.pause();
   }
 
-  /** Hands a waiting read what has come (then the end, or the failure), or lets more come from the socket. */
+  /** Hands a waiting read what has come (then the end, once the body is over), or lets more come from the socket. */
   private deliver(): void {
     const controller = this.controller;
     if (!this.waiting || !controller || this.discarding || this.delivering) return;
@@ -257,14 +257,15 @@ export class RequestBody {
    * `arrayBuffer()`) goes on to its reader as it arrives (false: the connection waits for its
    * end). Any other is dropped (true): a stream reader, who may never read again (node-server's
    * suite reads one chunk and leaves), would hold the connection, so its stream errors. A read
-   * that starts later fails too, saying why: all of these used to wait forever.
+   * that starts later fails too, saying why: all of these used to wait forever. (A body that has
+   * ended stays to be read: it holds the connection no longer.)
    */
   dropUnlessRead(): boolean {
     if (this.collecting || this.ended) return false;
     const dropped = (this.dropped ??= new TypeError(
       'the request body was dropped: the response was sent before it was read (read it before returning the response)',
     ));
-    if (!this.discarding && !this.ended) this.errorStream(dropped);
+    if (!this.discarding) this.errorStream(dropped);
     this.discard();
     return true;
   }
