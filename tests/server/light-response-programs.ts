@@ -3,12 +3,11 @@
 // light-response-differential.test.ts for what they found.
 import { RuntimeResponse } from '../../src/server/light-response.js';
 import {
-  cancelBodyStream,
+  bodyStreamOperations,
   comparePrograms,
   latin1,
   readBodyByob,
   readBodyStream,
-  readFirstChunk,
   type CompareOptions,
   type Operations,
   type ProgramSubject,
@@ -135,13 +134,7 @@ const OPERATIONS: Operations<State> = {
       return (error as Error).name;
     }
   },
-  // The body stream handled without a read (a reader taken and kept, or let go, or the stream
-  // cancelled), then the body read another way: the standard calls a locked or disturbed body
-  // unusable.
-  'lock the body stream': ({ response }) => void response.body?.getReader(),
-  'take a reader and let it go': ({ response }) => void response.body?.getReader().releaseLock(),
-  'cancel the body stream': ({ response }) => cancelBodyStream(response),
-  'read a chunk, then let the reader go': ({ response }) => readFirstChunk(response),
+  ...bodyStreamOperations<State>((state) => state.response),
   'tee the body stream': async ({ response }) => {
     const [a, b] = response.body!.tee();
     return [await text(a), await text(b), response.bodyUsed];

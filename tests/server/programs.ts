@@ -62,7 +62,7 @@ export async function readBodyStream(holder: { readonly body: ReadableStream<Uin
  * A body's first bytes read from its stream, the reader then let go: `[done, text]` (null when
  * there is no body). Empty chunks are passed over (Deno's stream of an empty body gives one).
  */
-export async function readFirstChunk(holder: { readonly body: ReadableStream<Uint8Array> | null }) {
+async function readFirstChunk(holder: BodyHolder) {
   const reader = holder.body?.getReader();
   if (!reader) return null;
   let chunk = await reader.read();
@@ -76,7 +76,7 @@ export async function readFirstChunk(holder: { readonly body: ReadableStream<Uin
  * Not awaited past a turn: the standard's `clone()` tees the stream, and a cancelled branch
  * settles only once its twin is cancelled too (undici's does; a copied body settles at once).
  */
-export async function cancelBodyStream(holder: { readonly body: ReadableStream<Uint8Array> | null; readonly bodyUsed: boolean }) {
+async function cancelBodyStream(holder: BodyHolder) {
   const body = holder.body;
   if (body === null) return null;
   const cancelled = body.cancel().then(
@@ -85,6 +85,23 @@ export async function cancelBodyStream(holder: { readonly body: ReadableStream<U
   );
   const outcome = await Promise.race([cancelled, new Promise((resolve) => setTimeout(resolve, 0, 'cancelled'))]);
   return [outcome, holder.bodyUsed];
+}
+
+/** What the body-stream operations work on: a Request or a Response. */
+type BodyHolder = { readonly body: ReadableStream<Uint8Array> | null; readonly bodyUsed: boolean };
+
+/**
+ * The body stream handled without a read (a reader taken and kept, or let go, or the stream
+ * cancelled), or read in part: what a later read of the body gives then (the standard calls a
+ * locked or disturbed body unusable). For the program's Request or Response, `holder` of its state.
+ */
+export function bodyStreamOperations<State>(holder: (state: State) => BodyHolder): Operations<State> {
+  return {
+    'lock the body stream': (state) => void holder(state).body?.getReader(),
+    'take a reader and let it go': (state) => void holder(state).body?.getReader().releaseLock(),
+    'cancel the body stream': (state) => cancelBodyStream(holder(state)),
+    'read a chunk, then let the reader go': (state) => readFirstChunk(holder(state)),
+  };
 }
 
 /** A body read with a BYOB reader (it must be a byte stream), `size` bytes a read: the pieces, as latin1. */

@@ -5,11 +5,10 @@ import { ServerRequest } from '../../src/server/global-request.js';
 import { RequestBody } from '../../src/server/request-body.js';
 import { asRequest, IncomingRequest, NativeRequest } from '../../src/server/request.js';
 import {
-  cancelBodyStream,
+  bodyStreamOperations,
   comparePrograms,
   latin1,
   readBodyStream,
-  readFirstChunk,
   type CompareOptions,
   type Operations,
   type ProgramSubject,
@@ -120,13 +119,7 @@ const OPERATIONS: Operations<State> = {
       typeof value === 'string' ? value : [value.name, value.type, value.size],
     ]),
   'read the body stream': ({ request }) => readBodyStream(request),
-  // The body stream handled without a read (a reader taken and kept, or let go, or the stream
-  // cancelled), then the body read another way: the standard calls a locked or disturbed body
-  // unusable.
-  'lock the body stream': ({ request }) => void request.body?.getReader(),
-  'take a reader and let it go': ({ request }) => void request.body?.getReader().releaseLock(),
-  'cancel the body stream': ({ request }) => cancelBodyStream(request),
-  'read a chunk, then let the reader go': ({ request }) => readFirstChunk(request),
+  ...bodyStreamOperations<State>((state) => state.request),
   clone: (state) => void (state.clone = state.request.clone()),
   'clone: text': ({ clone }) => clone?.text(),
   'clone: fields': ({ clone }) => clone && [...clone.headers],
