@@ -252,9 +252,10 @@ function targetUrl(port: number, spec: { path: string; tls?: boolean }): string 
 /** How often the client's CPU time is read while it runs. */
 const CPU_POLL_MS = 100;
 /**
- * The server's open connections are counted with every CPU reading until all the client opens
- * were seen at once (a busy server may take its first second to accept them all: a one-second
- * run's only sample came too early), then every this many readings (each second).
+ * The server's open connections are counted every this many CPU readings (each second), and in
+ * the first second with every reading until all the client opens were seen at once (a busy
+ * server may take its first second to accept them all: a one-second run's only sample came too
+ * early).
  */
 const CONNECTION_POLL_EVERY = 10;
 
@@ -274,8 +275,9 @@ async function runClient(server: ServerProcess, argv: string[], connections: num
     const ticks = cpuTicks(client.pid!);
     if (Number.isFinite(ticks)) clientTicks = ticks;
     // Reading the TCP table is costly once it holds the closed connections of a run without
-    // keep-alive (64 ms for 49k in TIME_WAIT): sampled each second, not with every CPU reading.
-    if (connectionsMost < connections || polls++ % CONNECTION_POLL_EVERY === 0)
+    // keep-alive (64 ms for 49k in TIME_WAIT): after the first second, only each second.
+    const firstSecond = polls < CONNECTION_POLL_EVERY;
+    if ((firstSecond && connectionsMost < connections) || polls++ % CONNECTION_POLL_EVERY === 0)
       connectionsMost = Math.max(connectionsMost, openConnections(server.pid));
   }, CPU_POLL_MS);
   let out = '';
