@@ -36,6 +36,46 @@ async function countBytes(body: ReadableStream<Uint8Array>): Promise<number> {
   for (let r = await reader.read(); !r.done; r = await reader.read()) total += r.value.length;
   return total;
 }
+/** A checksum of bytes in order (a body read in any pieces sums the same). */
+export function checksum(bytes: Uint8Array, sum = 0): number {
+  for (const byte of bytes) sum = (Math.imul(sum, 31) + byte) >>> 0;
+  return sum;
+}
+
+/**
+ * Does `action` with the request's body: reads nothing (`none`), only asks whether there is one
+ * (`check`), reads it whole (`all`) or as a stream (`stream`), reads its first chunk only
+ * (`first`), cancels it (`cancel`), or looks at its first chunk and reads on from the stream
+ * (`peek`). Says how many bytes it read and their checksum.
+ */
+async function bodyAction(request: Request, action: string | null): Promise<{ read: number; sum: number }> {
+  const body = request.body;
+  if (action === 'all') {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    return { read: bytes.length, sum: checksum(bytes) };
+  }
+  let read = 0;
+  let sum = 0;
+  if (!body || action === 'none' || action === 'check') return { read, sum };
+  if (action === 'cancel') {
+    await body.cancel();
+    return { read, sum };
+  }
+  let reader = body.getReader();
+  const take = (bytes: Uint8Array) => {
+    read += bytes.length;
+    sum = checksum(bytes, sum);
+  };
+  const first = await reader.read();
+  if (first.value) take(first.value);
+  if (action === 'first' || first.done) return { read, sum };
+  if (action === 'peek') {
+    reader.releaseLock();
+    reader = body.getReader();
+  }
+  for (let next = await reader.read(); !next.done; next = await reader.read()) take(next.value);
+  return { read, sum };
+}
 const text = (body: string, status = 200) => new Response(body, { status });
 const GZIPPED_TEXT = 'hello from a gzip upstream; '.repeat(40);
 const gzip = (value: string) => new Response(new Blob([value]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer();
@@ -363,6 +403,11 @@ async function handle(request: Request, info: RequestInfo): Promise<Response> {
       return text(request.body ? `body: ${await request.text()}` : 'no body');
     case '/body-kind':
       return text(request.body === null ? 'null' : `stream of ${(await request.arrayBuffer()).byteLength}`);
+    case '/body-action':
+      // What a handler does with a body (after `ms`, while it arrives), for
+      // tests/server/pipeline-fuzz.test.ts: its id, and the bytes it read and their checksum.
+      await sleep(Number(q.get('ms') ?? 0));
+      return Response.json({ id: q.get('id'), ...(await bodyAction(request, q.get('do'))) });
     case '/string-stream': {
       // What frameworks enqueue besides Uint8Array (Elysia's generator handlers: strings), and what
       // servers on Node and Bun write anyway: a string (as UTF-8), a DataView, an ArrayBuffer.
