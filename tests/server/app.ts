@@ -141,6 +141,9 @@ async function handle(request: Request, info: RequestInfo): Promise<Response> {
   switch (url.pathname) {
     case '/hello':
       return text('Hello World!');
+    case '/lone-surrogates':
+      // Text a URL cannot carry: surrogates without their pair (sent as U+FFFD), `n` times.
+      return new Response('a\ud800b\udc00c\udbff'.repeat(Number(q.get('n') ?? 1)));
     case '/utf8':
       return text('héllo wörld ✓');
     case '/repeat':

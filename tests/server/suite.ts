@@ -173,6 +173,29 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       });
     });
 
+    it('sends text as UTF-8 with its length: lone surrogates as U+FFFD, and text whose UTF-8 takes more than one slice', async () => {
+      // And 349 KB of ASCII, and 1.2 MB of UTF-8 from 400,000 chars: past one slice (1 MiB), written a slice at a time.
+      const paths = [
+        '/lone-surrogates?n=1',
+        '/lone-surrogates?n=3000',
+        '/repeat?id=0&n=349000&unit=x',
+        '/repeat?id=1&n=400000&unit=%E2%82%AC',
+      ];
+      const expected = [
+        'a\ud800b\udc00c\udbff',
+        'a\ud800b\udc00c\udbff'.repeat(3000),
+        `0:${'x'.repeat(349_000)}`,
+        `1:${'€'.repeat(400_000)}`,
+      ];
+      for (const [i, path] of paths.entries()) {
+        const res = await fetch(`${server.url}${path}`);
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        const utf8 = new TextEncoder().encode(expected[i]);
+        expect(Buffer.compare(bytes, utf8), path).toBe(0);
+        if (expectations.globalsReplaced) expect(res.headers.get('content-length'), path).toBe(String(utf8.length));
+      }
+    });
+
     it('sends every body kind: UTF-8 text, bytes, stream, Blob, FormData, null', async () => {
       expect(await (await fetch(`${server.url}/utf8`)).text()).toBe('héllo wörld ✓');
       const utf8 = await fetch(`${server.url}/utf8`);
