@@ -1,17 +1,20 @@
 #!/usr/bin/env node
 // wirespeed CLI: `bench` runs suites and writes a result file (schema in bench/README.md),
-// `compare` sets result files side by side, `report` re-runs a report, `dashboard` serves them.
+// `compare` sets result files side by side, `pair` loads two servers at once for a steady ratio,
+// `report` re-runs a report, `dashboard` serves them.
 // Every command has --help; errors are one line saying what went wrong and what to do.
 import { readFileSync } from 'node:fs';
 import { CliError, UsageError } from './cli/args.js';
 import { BENCH_USAGE, benchCommand } from './cli/bench-command.js';
 import { COMPARE_USAGE, compareCommand } from './cli/compare-command.js';
 import { DASHBOARD_USAGE, dashboardCommand } from './cli/dashboard-command.js';
+import { PAIR_USAGE, pairCommand } from './cli/pair-command.js';
 import { REPORT_USAGE, reportCommand } from './cli/report-command.js';
 
 const COMMANDS: Record<string, { run(argv: string[]): unknown; usage: string; summary: string }> = {
   bench: { run: benchCommand, usage: BENCH_USAGE, summary: 'run benchmark suites, write a result file' },
   compare: { run: compareCommand, usage: COMPARE_USAGE, summary: 'compare result files, with verdicts' },
+  pair: { run: pairCommand, usage: PAIR_USAGE, summary: 'two servers side by side: their CPU per request, as a ratio' },
   report: { run: reportCommand, usage: REPORT_USAGE, summary: "re-run a report's measurements, print its tables" },
   dashboard: { run: dashboardCommand, usage: DASHBOARD_USAGE, summary: 'serve the dashboard and the result files' },
 };

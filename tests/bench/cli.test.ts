@@ -199,6 +199,35 @@ describe('wirespeed bench', () => {
     expect(markdown).not.toContain('—');
   });
 
+  it('pair: runs two servers side by side, in alternating order, and prints their CPU per request and its ratio', () => {
+    const stdout = execFileSync(
+      process.execPath,
+      [cli, 'pair', 'wirespeed-node', 'node-http', '--runs', '2', '--seconds', '1', '--path', '/json'],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const runs = [
+      ...stdout.matchAll(
+        /^run (\d) \((A|B) started first\): A ([\d.]+) µs\/req ([\d.]+)k\/s, B ([\d.]+) µs\/req ([\d.]+)k\/s, B\/A ([\d.]+)$/gm,
+      ),
+    ];
+    expect(runs.map((m) => [m[1], m[2]])).toEqual([
+      ['1', 'A'],
+      ['2', 'B'],
+    ]);
+    for (const [, , , aCpu, aRate, bCpu, bRate, ratio] of runs) {
+      for (const value of [aCpu, aRate, bCpu, bRate]) expect(Number(value)).toBeGreaterThan(0);
+      expect(Number(ratio)).toBeCloseTo(Number(bCpu) / Number(aCpu), 2);
+    }
+    const [low, high] = runs.map((m) => Number(m[7])).sort((x, y) => x - y);
+    const summary =
+      /^node-http \/ wirespeed-node, server CPU per request on \/json: median ([\d.]+) \(([\d.]+)-([\d.]+) over 2 runs\)$/m.exec(stdout);
+    expect(summary?.slice(2).map(Number)).toEqual([low, high]);
+    expect(Number(summary![1])).toBeCloseTo((low + high) / 2, 2);
+  });
+
   it('refuses what it cannot do in one line, with what to do, and the right exit code', () => {
     const run = (args: string[]) => {
       try {
@@ -223,13 +252,15 @@ describe('wirespeed bench', () => {
         /--filter "no such case" matches no case of parser \(list them: wirespeed bench --list\)$/,
       ],
       [['bench', '--filter', '/(/'], 2, /--filter \/\(\/ is not a regular expression/],
-      [['frobnicate'], 2, /^wirespeed: unknown command "frobnicate" \(the commands: bench, compare, report, dashboard\)/],
+      [['frobnicate'], 2, /^wirespeed: unknown command "frobnicate" \(the commands: bench, compare, pair, report, dashboard\)/],
       [['report', 'nope'], 2, /unknown report "nope" \(the reports: engine, h1-vs-h2, micro, websocket, servers\)/],
       [['report'], 2, /report needs a NAME/],
       [['compare', 'one.json'], 2, /compare needs at least two result files/],
       [['compare', 'one.json', 'two.json'], 1, /^wirespeed compare: cannot read one.json: no such file$/],
       [['compare', 'a.json', 'b.json', '--format', 'xml'], 2, /--format must be one of text, markdown, json, not "xml"/],
       [['dashboard', '--port', 'x'], 2, /--port must be an integer >= 0, not "x"/],
+      [['pair', 'node-http'], 2, /^wirespeed pair: pair needs two servers, SERVER_A and SERVER_B \(see wirespeed pair --help\)$/],
+      [['pair', 'node-http', 'node-http', '--runs', '0'], 2, /--runs must be an integer >= 1, not "0"/],
     ];
     for (const [args, status, message] of cases) {
       const result = run(args);
@@ -246,7 +277,7 @@ describe('wirespeed bench', () => {
     expect(out(['-v']).trim()).toBe(version);
     expect(out(['--help'])).toMatch(/^usage: wirespeed <command>/);
     expect(out(['-h'])).toMatch(/^usage: wirespeed <command>/);
-    for (const command of ['bench', 'compare', 'report', 'dashboard']) {
+    for (const command of ['bench', 'compare', 'pair', 'report', 'dashboard']) {
       expect(out([command, '--help']), command).toMatch(new RegExp(`^usage: wirespeed ${command}`));
       expect(out([command, '-h']), command).toMatch(new RegExp(`^usage: wirespeed ${command}`));
       expect(out(['help', command]), command).toMatch(new RegExp(`^usage: wirespeed ${command}`));
