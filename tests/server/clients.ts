@@ -101,6 +101,50 @@ export function responsesOf(text: string, methods: readonly string[] = []): Wire
   return responses;
 }
 
+/** What came back on a connection the client half-closed: its bytes (latin1), and whether the server closed it in time. */
+export interface HalfClosedExchange {
+  text: string;
+  closed: boolean;
+}
+
+/**
+ * Writes `pieces` to a new connection, each after `pause()` ms (0: at once), half-closes, and
+ * collects what comes back until the server closes (a reset counts as closed), or `closeWithinMs`
+ * passed after the half-close.
+ */
+export function exchangeInPieces(
+  port: number,
+  pieces: Uint8Array[],
+  pause: () => number,
+  closeWithinMs: number,
+): Promise<HalfClosedExchange> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.setNoDelay(true);
+    let text = '';
+    let timer: NodeJS.Timeout | undefined;
+    const done = (closed: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ text, closed });
+    };
+    socket.setEncoding('latin1');
+    socket.on('data', (data: string) => (text += data));
+    socket.on('error', () => undefined); // a reset is an outcome too: `closed`
+    socket.on('close', () => done(true));
+    socket.on('connect', async () => {
+      for (const piece of pieces) {
+        if (socket.destroyed) return;
+        socket.write(piece);
+        const ms = pause();
+        if (ms) await new Promise((r) => setTimeout(r, ms));
+      }
+      socket.end();
+      timer = setTimeout(() => done(false), closeWithinMs);
+    });
+  });
+}
+
 export function statuses(text: string): number[] {
   return [...text.matchAll(/HTTP\/1\.[01] (\d{3}) /g)].map((m) => Number(m[1]));
 }

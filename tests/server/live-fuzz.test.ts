@@ -6,10 +6,9 @@
 // was sent, and the server serves on. It
 // found a connection left open for ever: a body cut by the client's end while a stream was being
 // written.
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { chunksOf, generate, rng } from '../http1/corpus.js';
-import { responsesOf, statuses, type WireResponse } from './clients.js';
+import { exchangeInPieces, responsesOf, statuses, type WireResponse } from './clients.js';
 import { launchDeno, launchNode } from './launchers.js';
 import { useServer, type Launcher } from './suite.js';
 
@@ -39,31 +38,8 @@ function owedAnswers(responses: WireResponse[], requests: number): number {
 }
 
 /** Sends `input` in the given pieces, half-closes, and collects what comes back until the server closes. */
-function exchange(port: number, input: string, splits: number[], pause: () => number): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    let text = '';
-    let timer: NodeJS.Timeout | undefined;
-    const done = (closed: boolean) => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve({ input, text, closed });
-    };
-    socket.setEncoding('latin1');
-    socket.on('data', (data: string) => (text += data));
-    socket.on('error', () => undefined); // a reset is an outcome too: `closed`
-    socket.on('close', () => done(true));
-    socket.on('connect', async () => {
-      for (const piece of chunksOf(Buffer.from(input, 'latin1'), splits)) {
-        if (socket.destroyed) return;
-        socket.write(piece);
-        const ms = pause();
-        if (ms) await new Promise((r) => setTimeout(r, ms));
-      }
-      socket.end();
-      timer = setTimeout(() => done(false), CLOSE_WITHIN_MS);
-    });
-  });
+async function exchange(port: number, input: string, splits: number[], pause: () => number): Promise<Outcome> {
+  return { input, ...(await exchangeInPieces(port, chunksOf(Buffer.from(input, 'latin1'), splits), pause, CLOSE_WITHIN_MS)) };
 }
 
 function fuzz(adapter: string, launch: Launcher): void {

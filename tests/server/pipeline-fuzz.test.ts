@@ -10,11 +10,10 @@
 // when it read on to the end), and the connection may end early only after a response that says
 // `Connection: close` to a request whose body was left unread (README: one past the 64 KiB the
 // server drains, or chunked, whose length is not known when the response goes).
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { chunksOf, rng } from '../http1/corpus.js';
 import { checksum } from './app.js';
-import { responsesOf, type WireResponse } from './clients.js';
+import { exchangeInPieces, responsesOf, type HalfClosedExchange, type WireResponse } from './clients.js';
 import { launchDeno, launchNode } from './launchers.js';
 import { useServer, type Launcher } from './suite.js';
 
@@ -120,42 +119,14 @@ function chunkedFraming(body: Uint8Array, random: () => number): Uint8Array[] {
   return out;
 }
 
-interface Outcome {
-  text: string;
-  closed: boolean;
-}
-
-/** Writes the pipeline in its pieces, half-closes, and collects what comes back until the server closes. */
-function exchange(port: number, { wire, splits }: Pipeline, random: () => number): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.setNoDelay(true);
-    let text = '';
-    let timer: NodeJS.Timeout | undefined;
-    const done = (closed: boolean) => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve({ text, closed });
-    };
-    socket.setEncoding('latin1');
-    socket.on('data', (data: string) => (text += data));
-    socket.on('error', () => undefined); // a reset after a closing response is an outcome too
-    socket.on('close', () => done(true));
-    socket.on('connect', async () => {
-      const pieces = chunksOf(wire, splits);
-      for (const piece of pieces) {
-        if (socket.destroyed) return;
-        socket.write(piece);
-        if (pieces.length < 20 && random() < 0.5) await new Promise((r) => setTimeout(r, 1));
-      }
-      socket.end();
-      timer = setTimeout(() => done(false), CLOSE_WITHIN_MS);
-    });
-  });
+/** Writes the pipeline in its pieces (short pauses between a few of them), half-closes, and collects what comes back. */
+function exchange(port: number, { wire, splits }: Pipeline, random: () => number): Promise<HalfClosedExchange> {
+  const pieces = chunksOf(wire, splits);
+  return exchangeInPieces(port, pieces, () => (pieces.length < 20 && random() < 0.5 ? 1 : 0), CLOSE_WITHIN_MS);
 }
 
 /** What is wrong with the answers to `requests`: nothing (an empty list), or each fault found. */
-function faults(requests: Sent[], outcome: Outcome): string[] {
+function faults(requests: Sent[], outcome: HalfClosedExchange): string[] {
   const found: string[] = [];
   if (!outcome.closed) found.push('left open');
   const responses = responsesOf(outcome.text).filter(({ status }) => status !== 100);
