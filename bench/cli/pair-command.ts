@@ -3,7 +3,7 @@
 // other (the `server` suite) lets a VM's slow and fast phases, seconds long, fall on one of them:
 // on the reference VM a server's CPU per request moved ±20% from one run to the next, and a 10%
 // change could not be told from noise. Side by side both servers share the server core and live
-// through the same phases; a server against itself gave ratios of 0.97-1.03. The order alternates
+// through the same phases; a server against itself gave ratios of 0.96-1.00. The order alternates
 // from run to run: in a first script the server started first came out up to ~5% cheaper.
 import { parseArgs } from 'node:util';
 import { freePort, loadClient, runWrk, ServerProcess, type LoadRun, type LoadSpec } from '../harness/load.js';
