@@ -66,8 +66,10 @@ export async function pairCommand(argv: string[]): Promise<void> {
     const aFirst = run % 2 === 0;
     const [first, second] = await startBoth(aFirst ? [a, b] : [b, a]);
     try {
-      await Promise.all([load(first, { ...spec, durationSec: WARM_UP_SEC }), load(second, { ...spec, durationSec: WARM_UP_SEC })]);
-      const [firstRun, secondRun] = await Promise.all([load(first, spec), load(second, spec)]);
+      const both = (durationSec: number) =>
+        Promise.all([first, second].map(({ server, port }) => runWrk(server, port, { ...spec, durationSec })));
+      await both(WARM_UP_SEC);
+      const [firstRun, secondRun] = await both(spec.durationSec);
       const [aRun, bRun] = aFirst ? [firstRun, secondRun] : [secondRun, firstRun];
       const result = { a: aRun, b: bRun, ratio: bRun.serverCpuUsPerReq / aRun.serverCpuUsPerReq, aFirst };
       done.push(result);
@@ -112,10 +114,6 @@ async function startBoth(impls: ServerImpl[]): Promise<Started[]> {
     await Promise.all(started.map(({ server }) => server.stop()));
     throw error;
   }
-}
-
-function load({ server, port }: Started, spec: LoadSpec): Promise<LoadRun> {
-  return runWrk(server, port, spec);
 }
 
 function describeRun(run: number, { a, b, ratio, aFirst }: PairRun): string {

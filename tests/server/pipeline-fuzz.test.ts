@@ -132,11 +132,10 @@ function readAsOwed(action: Action, body: Uint8Array, read: number): boolean {
   return read === 0;
 }
 
-/** What is wrong with the answers to `requests`: nothing (an empty list), or each fault found. */
-function faults(requests: Sent[], outcome: HalfClosedExchange): string[] {
+/** What is wrong with the answers (`responses`, the 100s left out) to `requests`: nothing (an empty list), or each fault found. */
+function faults(requests: Sent[], closed: boolean, responses: WireResponse[]): string[] {
   const found: string[] = [];
-  if (!outcome.closed) found.push('left open');
-  const responses = responsesOf(outcome.text).filter(({ status }) => status !== 100);
+  if (!closed) found.push('left open');
   const closing = responses.findIndex(({ head }) => /\r\nconnection: close(\r\n|$)/i.test(head));
   const owed = closing < 0 ? requests.length : Math.min(requests.length, closing + 1);
   if (responses.length !== owed) found.push(`${responses.length} responses to ${requests.length} requests, ${owed} owed`);
@@ -181,8 +180,9 @@ function fuzz(adapter: string, launch: Launcher): void {
             const random = rng(seed * 1_000_000 + connection);
             const pipeline = drawPipeline(random, connection);
             const outcome = await exchange(server.port, pipeline, random);
-            const found = faults(pipeline.requests, outcome);
-            const answered = responsesOf(outcome.text).filter(({ status }) => status === 200).length;
+            const responses = responsesOf(outcome.text).filter(({ status }) => status !== 100); // 100 Continue comes before an answer
+            const found = faults(pipeline.requests, outcome.closed, responses);
+            const answered = responses.filter(({ status }) => status === 200).length;
             tally.requests += pipeline.requests.length;
             tally.answered += answered;
             if (answered < pipeline.requests.length) tally.closedEarly++;
