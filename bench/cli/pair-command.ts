@@ -105,7 +105,9 @@ async function startBoth(impls: ServerImpl[]): Promise<Started[]> {
     for (const impl of impls) {
       const port = await freePort();
       const server = await ServerProcess.start({ command: impl.command(port), port }).catch((error: Error) => {
-        throw new CliError(`${impl.name} did not start (${error.message}): is it a server of the load suites?`);
+        throw new CliError(
+          `${impl.name} did not start (${error.message}): its error is above (a name no load suite has, or a package it needs not installed)`,
+        );
       });
       started.push({ impl, server, port });
     }
