@@ -148,7 +148,9 @@ export class Http1Connection implements ServerConnection, MessageHandler<Request
 
   onData(chunk: Uint8Array): void {
     if (this.upgraded) return this.upgraded.onData(chunk);
-    if (this.closed || (this.ending && !this.exchange)) return;
+    // Once ending, nothing more is parsed: the parser is paused for good, and held there, each
+    // read was joined to all before it (a client sending on after its response cost quadratic time).
+    if (this.closed || this.ending) return;
     // The requests of one read (pipelined) share one clock reading.
     holdClock();
     try {
