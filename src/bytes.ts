@@ -20,6 +20,42 @@ export function concatAll(parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
+/**
+ * Joins bytes held back from one read to the next read, as `concat` does, into a buffer with room
+ * for as much again: bytes held back from that join (all of them, or their end) take the next
+ * read in place. So a head or a frame that comes in many small reads is copied a few times in
+ * all, not once per read (joined anew each time, a 4 MB head in 1,448-byte reads took 3.9 s, and
+ * an 8 MB HTTP/2 frame 1 s). Only bytes past the last join are ever written: views of joined bytes
+ * stay as they are.
+ */
+export class Joiner {
+  private buffer = new Uint8Array(0);
+  private filled = 0;
+
+  /** `held` then `chunk`, as one view. */
+  join(held: Uint8Array, chunk: Uint8Array): Uint8Array {
+    const buffer = this.buffer;
+    const start = held.byteOffset;
+    if (held.buffer === buffer.buffer && start + held.length === this.filled && this.filled + chunk.length <= buffer.length) {
+      buffer.set(chunk, this.filled);
+      this.filled += chunk.length;
+      return buffer.subarray(start, this.filled);
+    }
+    const length = held.length + chunk.length;
+    const joined = new Uint8Array(2 * length);
+    joined.set(held);
+    joined.set(chunk, held.length);
+    this.buffer = joined;
+    this.filled = length;
+    return joined.subarray(0, length);
+  }
+
+  /** Whether `view` is of the last join's buffer (so holding it back needs no copy). */
+  made(view: Uint8Array): boolean {
+    return view.buffer === this.buffer.buffer;
+  }
+}
+
 /** A piece under this many bytes is copied onto the small pieces before it instead of kept on its own. */
 export const SMALL_PIECE_BYTES = 1024;
 /** Small pieces are joined into buffers of this size. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { concatAll, JoinedPieces } from '../src/bytes.js';
+import { concat, concatAll, JoinedPieces, Joiner } from '../src/bytes.js';
 
 /** A piece of `length` bytes, each its index plus `seed` (so misplaced bytes show). */
 function piece(length: number, seed: number): Uint8Array {
@@ -56,5 +56,48 @@ describe('JoinedPieces', () => {
 
   it('joins nothing into an empty buffer', () => {
     expect(new JoinedPieces().join()).toEqual(new Uint8Array(0));
+  });
+});
+
+describe('Joiner', () => {
+  it('joins as concat does, taking the next chunk in place behind a join held as it is, and never writing over joined bytes', () => {
+    const joiner = new Joiner();
+    const [a, b, c, d] = [piece(5, 1), piece(7, 2), piece(3, 3), piece(40, 4)];
+    const ab = joiner.join(a, b);
+    expect(same(ab, concat(a, b))).toBe(true);
+    expect(joiner.made(ab)).toBe(true);
+    expect(joiner.made(a)).toBe(false);
+    // There is room for as much again: c goes in place behind ab, and ab is as it was.
+    const abc = joiner.join(ab, c);
+    expect(abc.buffer).toBe(ab.buffer);
+    expect(same(abc, concatAll([a, b, c]))).toBe(true);
+    expect(same(ab, concat(a, b))).toBe(true);
+    // ab no longer ends where the buffer is filled: joining to it again takes a new buffer, so the
+    // c behind it in the old one stays.
+    const abd = joiner.join(ab, d);
+    expect(abd.buffer).not.toBe(ab.buffer);
+    expect(same(abd, concatAll([a, b, d]))).toBe(true);
+    expect(same(abc, concatAll([a, b, c]))).toBe(true);
+    // The end of a join held back takes the next chunk in place too.
+    const tail = abd.subarray(10);
+    const tailC = joiner.join(tail, c);
+    expect(tailC.buffer).toBe(abd.buffer);
+    expect(same(tailC, concat(abd.subarray(10), c))).toBe(true);
+  });
+
+  it('copies what comes in a thousand chunks a few times over, not once per chunk', () => {
+    const joiner = new Joiner();
+    const chunk = piece(1000, 5);
+    let held = joiner.join(new Uint8Array(0), chunk);
+    let buffers = 1;
+    for (let i = 1; i < 1000; i++) {
+      const joined = joiner.join(held, chunk);
+      if (joined.buffer !== held.buffer) buffers++;
+      held = joined;
+    }
+    expect(held.length).toBe(1_000_000);
+    expect(same(held.subarray(999_000), chunk)).toBe(true);
+    // Twice the size each time a buffer fills: 1 + log2(1000).
+    expect(buffers).toBeLessThanOrEqual(11);
   });
 });

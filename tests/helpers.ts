@@ -1,4 +1,5 @@
 // Small helpers for the test suites.
+import { vi } from 'vitest';
 import { RequestParser, ResponseParser, type HeaderList, type RequestHead, type ResponseHead } from '../src/http1/index.js';
 
 export const encode = (text: string): Uint8Array => {
@@ -59,4 +60,29 @@ export function errorCode(fn: () => unknown): string {
   } catch (error) {
     return (error as { code?: string }).code ?? String(error);
   }
+}
+
+/**
+ * The bytes `run` copies from one typed array to another (`set` and `slice`), but for copies into
+ * a target `ignored` says to pass over: to check that input coming in many reads is copied a few
+ * times over, not once per read.
+ */
+export function bytesCopied(run: () => void, ignored: (target: Uint8Array) => boolean = () => false): number {
+  let copied = 0;
+  const { set, slice } = Uint8Array.prototype;
+  vi.spyOn(Uint8Array.prototype, 'set').mockImplementation(function (this: Uint8Array, source, offset) {
+    if (!ignored(this)) copied += (source as ArrayLike<number>).length;
+    return set.call(this, source, offset);
+  });
+  vi.spyOn(Uint8Array.prototype, 'slice').mockImplementation(function (this: Uint8Array, start, end) {
+    const copy = slice.call(this, start, end);
+    copied += copy.length;
+    return copy;
+  });
+  try {
+    run();
+  } finally {
+    vi.restoreAllMocks();
+  }
+  return copied;
 }

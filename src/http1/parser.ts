@@ -1,4 +1,4 @@
-import { concat, concatAll } from '../bytes.js';
+import { concatAll, Joiner } from '../bytes.js';
 import { expectBytes, InvalidArgumentError, InvalidOptionError, typeName } from '../errors.js';
 import {
   Chunked,
@@ -51,6 +51,8 @@ export abstract class MessageParser<H extends MessageHead> {
   private readonly core: WasmCore = wasmCore();
   private state = HEAD;
   private pending: Uint8Array | null = null;
+  /** Joins the pending bytes to the next chunk (in place while a head or trailer section comes in many reads). */
+  private readonly joiner = new Joiner();
   /** The pending bytes are an incomplete head (so parse again only once a line can have ended). */
   private pendingHead = false;
   private paused = false;
@@ -101,7 +103,7 @@ export abstract class MessageParser<H extends MessageHead> {
     let data = chunk;
     let fresh = 0;
     if (this.pending) {
-      data = chunk.length ? concat(this.pending, chunk) : this.pending;
+      data = chunk.length ? this.joiner.join(this.pending, chunk) : this.pending;
       fresh = this.pending.length;
       this.pending = null;
     }
@@ -218,7 +220,7 @@ export abstract class MessageParser<H extends MessageHead> {
           const flags = o.flags | this.headOptions();
           const rc = core.parseHead(pos - base, data.length - base, o.maxHeaders, o.maxHeadBytes, o.maxTargetBytes, flags);
           if (rc === 0) {
-            this.pending = data.slice(pos);
+            this.holdFrom(data, pos);
             this.pendingHead = true;
             return;
           }
@@ -282,7 +284,7 @@ export abstract class MessageParser<H extends MessageHead> {
             this.complete();
           } else if (consumed === 0) {
             // An incomplete trailer section: wait for the rest.
-            this.pending = data.slice(pos);
+            this.holdFrom(data, pos);
             return;
           }
           break;
@@ -293,6 +295,14 @@ export abstract class MessageParser<H extends MessageHead> {
           return;
       }
     }
+  }
+
+  /**
+   * Holds data[pos..] back until more comes: a join parsed to no avail is held as it is (the next
+   * chunk is joined to it in place); else the rest is copied, so a chunk's buffer is not kept.
+   */
+  private holdFrom(data: Uint8Array, pos: number): void {
+    this.pending = pos === 0 && this.joiner.made(data) ? data : data.slice(pos);
   }
 
   /** One decode_chunked call: emits data spans and, at the end, trailers. Returns bytes consumed. */

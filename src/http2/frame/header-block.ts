@@ -17,7 +17,7 @@ export interface HeaderBlock {
 interface OpenBlock {
   streamId: number;
   endStream: boolean;
-  /** Copies: a frame's payload is a view that the next read reuses. */
+  /** Copies: a frame's payload is a view of a whole read, which it would keep. */
   parts: Uint8Array[];
   bytes: number;
   frames: number;

@@ -1,8 +1,10 @@
 // Splits a connection's bytes into frames: the client preface first (RFC 9113 §3.4), then frames
 // of at most SETTINGS_MAX_FRAME_SIZE (§4.2), from chunks split anywhere.
-import { concat } from '../../bytes.js';
+import { Joiner } from '../../bytes.js';
 import { ConnectionError } from '../errors.js';
 import { DEFAULT_MAX_FRAME_SIZE, FRAME_HEADER_SIZE, readFrameHeader, type FrameHeader } from './header.js';
+
+const EMPTY = new Uint8Array(0);
 
 /** "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" (§3.4). */
 export const CLIENT_PREFACE = new TextEncoder().encode('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
@@ -17,13 +19,15 @@ export function prefaceState(data: Uint8Array): 'complete' | 'partial' | 'mismat
 /** A frame as read: its header and payload, not yet parsed. */
 export interface RawFrame {
   header: FrameHeader;
-  /** A view into the reader's buffer: valid until the next push. */
+  /** A view of the bytes read, which the reader never writes again (a DATA payload is kept as it is). */
   payload: Uint8Array;
 }
 
 /** Splits the connection's bytes into frames (after the client preface), within the frame size limit. */
 export class FrameReader {
-  private buffer = new Uint8Array(0);
+  /** What the reads so far left of an incomplete frame (or preface), joined to the next read. */
+  private held: Uint8Array = EMPTY;
+  private readonly joiner = new Joiner();
   private prefaceSeen: boolean;
 
   /** `maxFrameSize`: what this side advertised (SETTINGS_MAX_FRAME_SIZE). */
@@ -36,16 +40,13 @@ export class FrameReader {
 
   /** Adds `chunk`; returns the whole frames now available. Throws ConnectionError on bad input. */
   push(chunk: Uint8Array): RawFrame[] {
-    const data = this.buffer.length ? concat(this.buffer, chunk) : chunk;
+    const data = this.held.length ? this.joiner.join(this.held, chunk) : chunk;
     let at = 0;
     if (!this.prefaceSeen) {
       const preface = prefaceState(data);
       if (preface === 'mismatch')
         throw new ConnectionError('PROTOCOL_ERROR', 'the connection did not start with the HTTP/2 client preface');
-      if (preface === 'partial') {
-        this.buffer = data.slice();
-        return [];
-      }
+      if (preface === 'partial') return this.holdFrom(data, 0);
       this.prefaceSeen = true;
       at = CLIENT_PREFACE.length;
     }
@@ -60,7 +61,16 @@ export class FrameReader {
       frames.push({ header, payload: data.subarray(start, start + header.length) });
       at = start + header.length;
     }
-    this.buffer = at === data.length ? new Uint8Array(0) : data.slice(at);
+    this.holdFrom(data, at);
     return frames;
+  }
+
+  /**
+   * Holds data[at..] back for the next read: a join read to no avail is held as it is (the next
+   * read is joined to it in place); else the rest is copied, so a read's buffer is not kept.
+   */
+  private holdFrom(data: Uint8Array, at: number): RawFrame[] {
+    this.held = at === data.length ? EMPTY : at === 0 && this.joiner.made(data) ? data : data.slice(at);
+    return [];
   }
 }
