@@ -11,7 +11,7 @@ import { quantile } from '../harness/stats.js';
 import { denoServers, nodeServer, type ServerImpl } from '../suites/server-processes.js';
 import { CliError, HELP_OPTION, numberOption, parsingArgs, UsageError } from './args.js';
 
-export const PAIR_USAGE = `usage: wirespeed pair SERVER_A SERVER_B [--path /hello] [--runs 6] [--seconds 6] [--connections 25]
+export const PAIR_USAGE = `usage: wirespeed pair SERVER_A SERVER_B [--path /hello] [--runs 6] [--seconds 6] [--connections 25] [--pipeline 1]
 
 Runs two servers of the load suites side by side (both on the server core, each loaded by its own
 wrk from the client core at the same time) and prints each one's server CPU per request and
@@ -22,7 +22,8 @@ wirespeed-node, node-http, wirespeed-node-hono, hono-node-hono, wirespeed-deno, 
   --path         the path both are asked (default /hello)
   --runs         measured runs (default 6), each after a 2 s warm-up of both
   --seconds      each measured run's length (default 6)
-  --connections  each server's connections (default 25: 50 in all, as the server suite opens)`;
+  --connections  each server's connections (default 25: 50 in all, as the server suite opens)
+  --pipeline     requests each connection sends at once (default 1; 16 as the suite's pipelined case)`;
 
 /** Each run starts with this much load on both, unmeasured (JIT warm-up). */
 const WARM_UP_SEC = 2;
@@ -45,6 +46,7 @@ export async function pairCommand(argv: string[]): Promise<void> {
         runs: { type: 'string', default: '6' },
         seconds: { type: 'string', default: '6' },
         connections: { type: 'string', default: '25' },
+        pipeline: { type: 'string', default: '1' },
         help: HELP_OPTION,
       },
     }),
@@ -57,7 +59,7 @@ export async function pairCommand(argv: string[]): Promise<void> {
     path: values.path,
     connections: numberOption('connections', values.connections, { min: 1, integer: true }),
     durationSec: numberOption('seconds', values.seconds, { min: 1, integer: true }),
-    pipeline: 1,
+    pipeline: numberOption('pipeline', values.pipeline, { min: 1, integer: true }),
   };
   if (loadClient() !== 'wrk') throw new CliError('pair needs wrk (npm run setup installs it)');
   const [a, b] = positionals.map(serverNamed);
@@ -80,7 +82,7 @@ export async function pairCommand(argv: string[]): Promise<void> {
   }
   const ratios = done.map((r) => r.ratio).sort((x, y) => x - y);
   console.log(
-    `${b.name} / ${a.name}, server CPU per request on ${values.path}: median ${quantile(ratios, 0.5).toFixed(3)}` +
+    `${b.name} / ${a.name}, server CPU per request on ${values.path}${spec.pipeline > 1 ? ` (${spec.pipeline} pipelined)` : ''}: median ${quantile(ratios, 0.5).toFixed(3)}` +
       ` (${ratios[0].toFixed(3)}-${ratios.at(-1)!.toFixed(3)} over ${runs} run${runs === 1 ? '' : 's'})`,
   );
 }

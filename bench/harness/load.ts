@@ -149,7 +149,11 @@ export class ServerProcess {
     try {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`${target.command.join(' ')} did not get ready in 30 s`)), 30_000);
-        child.once('exit', (code) => reject(new Error(`${target.command.join(' ')} exited with ${code}`)));
+        child.once('exit', (code) => {
+          // (Left armed, the timer held the process 30 s after a server that failed to start.)
+          clearTimeout(timer);
+          reject(new Error(`${target.command.join(' ')} exited with ${code}`));
+        });
         lines.on('line', (line) => {
           if (line.trim() !== 'ready') return;
           clearTimeout(timer);

@@ -261,6 +261,7 @@ describe('wirespeed bench', () => {
       [['dashboard', '--port', 'x'], 2, /--port must be an integer >= 0, not "x"/],
       [['pair', 'node-http'], 2, /^wirespeed pair: pair needs two servers, SERVER_A and SERVER_B \(see wirespeed pair --help\)$/],
       [['pair', 'node-http', 'node-http', '--runs', '0'], 2, /--runs must be an integer >= 1, not "0"/],
+      [['pair', 'node-http', 'node-http', '--pipeline', '1.5'], 2, /--pipeline must be an integer >= 1, not "1.5"/],
     ];
     for (const [args, status, message] of cases) {
       const result = run(args);
@@ -268,6 +269,13 @@ describe('wirespeed bench', () => {
       expect(result.stderr.trimEnd().split('\n'), args.join(' ')).toHaveLength(1); // one line, no stack
       expect(result.stderr.trimEnd(), args.join(' ')).toMatch(message);
     }
+    // A server pair cannot start says so in one line of its own, then pair's.
+    const unknown = run(['pair', 'no-such-server', 'node-http', '--runs', '1', '--seconds', '1']);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr.trimEnd().split('\n')).toEqual([
+      'unknown server "no-such-server"',
+      expect.stringMatching(/^wirespeed pair: no-such-server did not start \(.* exited with 2\): its error is above/),
+    ]);
   });
 
   it('has --help on every command and --version', () => {

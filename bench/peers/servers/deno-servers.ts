@@ -10,6 +10,7 @@ interface DenoConn {
 }
 interface DenoServe {
   args: string[];
+  exit(code: number): never;
   env: { set(name: string, value: string): void };
   listen(options: { port: number; hostname: string }): AsyncIterable<DenoConn>;
   upgradeWebSocket(request: Request): { socket: WebSocket; response: Response };
@@ -155,6 +156,8 @@ switch (name) {
     );
     break;
   default:
-    throw new Error(`unknown server "${name}"`);
+    // One line for `wirespeed pair` to show, not a stack.
+    console.error(`unknown server "${name}"`);
+    Deno.exit(2);
 }
 console.log('ready');

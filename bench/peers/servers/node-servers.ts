@@ -274,7 +274,9 @@ async function start(): Promise<void> {
       return;
     }
   }
-  throw new Error(`unknown server "${name}"`);
+  // One line for `wirespeed pair` to show, not a stack.
+  console.error(`unknown server "${name}"`);
+  process.exit(2);
 }
 
 await start();
