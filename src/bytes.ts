@@ -20,6 +20,9 @@ export function concatAll(parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** A Joiner's buffer before its first join and after it lets go of one. */
+const EMPTY_JOIN = new Uint8Array(0);
+
 /**
  * Joins bytes held back from one read to the next read, as `concat` does, into a buffer with room
  * for as much again: bytes held back from that join (all of them, or their end) take the next
@@ -29,7 +32,7 @@ export function concatAll(parts: readonly Uint8Array[]): Uint8Array {
  * stay as they are.
  */
 export class Joiner {
-  private buffer = new Uint8Array(0);
+  private buffer: Uint8Array = EMPTY_JOIN;
   private filled = 0;
 
   /** `held` then `chunk`, as one view. */
@@ -53,6 +56,16 @@ export class Joiner {
   /** Whether `view` is of the last join's buffer (so holding it back needs no copy). */
   made(view: Uint8Array): boolean {
     return view.buffer === this.buffer.buffer;
+  }
+
+  /**
+   * Lets go of the last join's buffer, once nothing held back is in it: kept, an idle keep-alive
+   * connection would hold twice the last head that came in pieces.
+   */
+  releaseUnless(held: Uint8Array | null): void {
+    if (held !== null && this.made(held)) return;
+    this.buffer = EMPTY_JOIN;
+    this.filled = 0;
   }
 }
 

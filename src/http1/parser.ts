@@ -116,6 +116,8 @@ export abstract class MessageParser<H extends MessageHead> {
     } catch (error) {
       this.failure = error as Error;
       throw error;
+    } finally {
+      this.joiner.releaseUnless(this.pending);
     }
   }
 
@@ -145,6 +147,7 @@ export abstract class MessageParser<H extends MessageHead> {
     this.pending = null;
     this.pendingHead = this.paused = false;
     this.failure = null;
+    this.joiner.releaseUnless(null);
     this.upgradeData = [];
     this.keepAlive = true;
     this.remaining = this.bodyBytes = this.phase = this.sizeLo = this.sizeHi = this.extBytes = 0;

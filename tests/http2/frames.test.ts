@@ -1,5 +1,7 @@
 // HTTP/2 framing: each frame type parsed and encoded, and each RFC 9113 rule on frames giving the
 // error (connection or stream, and its code) the RFC names.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { concatAll } from '../../src/bytes.js';
 import { ConnectionError, ErrorCode, errorCodeName, StreamError } from '../../src/http2/errors.js';
@@ -25,6 +27,9 @@ import {
 } from '../../src/http2/frame/index.js';
 import { rng } from '../http1/corpus.js';
 import { bytesCopied } from '../helpers.js';
+
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 
 /** Parses one encoded frame back. */
 function roundTrip(bytes: Uint8Array): Frame {
@@ -240,6 +245,22 @@ describe('frame reader', () => {
     expect(frames.map((raw) => raw.payload.length)).toEqual([payload.length]);
     // Joined to all before it on every read, this was 725 reads copying 761 MB.
     expect(copied).toBeLessThan(4 * wire.length);
+  });
+
+  it('lets go of a frame that came in pieces once it is read (an idle connection holds none of it)', async () => {
+    const wire = frame(FrameType.DATA, 0, 1, new Uint8Array(10_000));
+    const reader = new FrameReader(16_384, { preface: false });
+    expect(reader.push(wire.slice(0, 4000))).toEqual([]);
+    const [raw] = reader.push(wire.slice(4000));
+    // The payload is a view of the two pieces joined into one buffer of the reader's.
+    const joined = new WeakRef(raw.payload.buffer);
+    expect(joined.deref()!.byteLength).toBeGreaterThan(wire.length);
+    raw.payload = new Uint8Array(0);
+    for (let i = 0; i < 10 && joined.deref(); i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      collectGarbage();
+    }
+    expect(joined.deref()).toBeUndefined();
   });
 
   it('refuses a connection that does not start with the preface, as soon as a byte differs', () => {

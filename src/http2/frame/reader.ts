@@ -71,6 +71,7 @@ export class FrameReader {
    */
   private holdFrom(data: Uint8Array, at: number): RawFrame[] {
     this.held = at === data.length ? EMPTY : at === 0 && this.joiner.made(data) ? data : data.slice(at);
+    this.joiner.releaseUnless(this.held);
     return [];
   }
 }
