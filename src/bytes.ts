@@ -53,17 +53,22 @@ export class Joiner {
     return joined.subarray(0, length);
   }
 
-  /** Whether `view` is of the last join's buffer (so holding it back needs no copy). */
-  made(view: Uint8Array): boolean {
-    return view.buffer === this.buffer.buffer;
+  /**
+   * What to hold back of data[from..] until the next chunk: a join read to no avail as it is (the
+   * next chunk then goes in place), else a copy, so a chunk's buffer is not kept.
+   */
+  keep(data: Uint8Array, from: number): Uint8Array {
+    const held = from === data.length ? EMPTY_JOIN : from === 0 && data.buffer === this.buffer.buffer ? data : data.slice(from);
+    this.releaseUnless(held);
+    return held;
   }
 
   /**
-   * Lets go of the last join's buffer, once nothing held back is in it: kept, an idle keep-alive
-   * connection would hold twice the last head that came in pieces.
+   * Lets go of the last join's buffer unless `held` is in it: kept, an idle keep-alive connection
+   * would hold twice the last head that came in pieces.
    */
   releaseUnless(held: Uint8Array | null): void {
-    if (held !== null && this.made(held)) return;
+    if (held !== null && held.buffer === this.buffer.buffer) return;
     this.buffer = EMPTY_JOIN;
     this.filled = 0;
   }

@@ -65,8 +65,8 @@ describe('Joiner', () => {
     const [a, b, c, d] = [piece(5, 1), piece(7, 2), piece(3, 3), piece(40, 4)];
     const ab = joiner.join(a, b);
     expect(same(ab, concat(a, b))).toBe(true);
-    expect(joiner.made(ab)).toBe(true);
-    expect(joiner.made(a)).toBe(false);
+    // A join held back whole is kept as it is.
+    expect(joiner.keep(ab, 0)).toBe(ab);
     // There is room for as much again: c goes in place behind ab, and ab is as it was.
     const abc = joiner.join(ab, c);
     expect(abc.buffer).toBe(ab.buffer);
@@ -83,6 +83,22 @@ describe('Joiner', () => {
     const tailC = joiner.join(tail, c);
     expect(tailC.buffer).toBe(abd.buffer);
     expect(same(tailC, concat(abd.subarray(10), c))).toBe(true);
+  });
+
+  it('lets go of its buffer once what is held back is not in it', () => {
+    const joiner = new Joiner();
+    const ab = joiner.join(piece(5, 1), piece(7, 2));
+    // Held back whole, the join keeps its buffer and takes the next chunk in place...
+    expect(joiner.join(joiner.keep(ab, 0), piece(3, 3)).buffer).toBe(ab.buffer);
+    // ...held back in part (a copy), or not at all, it lets go: the next join is a new buffer.
+    const abc = joiner.join(ab, piece(1, 4));
+    const rest = joiner.keep(abc, 3);
+    expect(rest.buffer).not.toBe(abc.buffer);
+    expect(same(rest, abc.subarray(3))).toBe(true);
+    expect(joiner.join(rest, piece(1, 5)).buffer).not.toBe(abc.buffer);
+    const abd = joiner.join(abc, piece(1, 6));
+    expect(joiner.keep(abd, abd.length)).toHaveLength(0);
+    expect(joiner.join(abd, piece(1, 7)).buffer).not.toBe(abd.buffer);
   });
 
   it('copies what comes in a thousand chunks a few times over, not once per chunk', () => {

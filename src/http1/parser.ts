@@ -223,7 +223,7 @@ export abstract class MessageParser<H extends MessageHead> {
           const flags = o.flags | this.headOptions();
           const rc = core.parseHead(pos - base, data.length - base, o.maxHeaders, o.maxHeadBytes, o.maxTargetBytes, flags);
           if (rc === 0) {
-            this.holdFrom(data, pos);
+            this.pending = this.joiner.keep(data, pos);
             this.pendingHead = true;
             return;
           }
@@ -287,7 +287,7 @@ export abstract class MessageParser<H extends MessageHead> {
             this.complete();
           } else if (consumed === 0) {
             // An incomplete trailer section: wait for the rest.
-            this.holdFrom(data, pos);
+            this.pending = this.joiner.keep(data, pos);
             return;
           }
           break;
@@ -298,14 +298,6 @@ export abstract class MessageParser<H extends MessageHead> {
           return;
       }
     }
-  }
-
-  /**
-   * Holds data[pos..] back until more comes: a join parsed to no avail is held as it is (the next
-   * chunk is joined to it in place); else the rest is copied, so a chunk's buffer is not kept.
-   */
-  private holdFrom(data: Uint8Array, pos: number): void {
-    this.pending = pos === 0 && this.joiner.made(data) ? data : data.slice(pos);
   }
 
   /** One decode_chunked call: emits data spans and, at the end, trailers. Returns bytes consumed. */

@@ -4,8 +4,6 @@ import { Joiner } from '../../bytes.js';
 import { ConnectionError } from '../errors.js';
 import { DEFAULT_MAX_FRAME_SIZE, FRAME_HEADER_SIZE, readFrameHeader, type FrameHeader } from './header.js';
 
-const EMPTY = new Uint8Array(0);
-
 /** "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" (§3.4). */
 export const CLIENT_PREFACE = new TextEncoder().encode('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
 
@@ -26,7 +24,7 @@ export interface RawFrame {
 /** Splits the connection's bytes into frames (after the client preface), within the frame size limit. */
 export class FrameReader {
   /** What the reads so far left of an incomplete frame (or preface), joined to the next read. */
-  private held: Uint8Array = EMPTY;
+  private held: Uint8Array = new Uint8Array(0);
   private readonly joiner = new Joiner();
   private prefaceSeen: boolean;
 
@@ -46,7 +44,10 @@ export class FrameReader {
       const preface = prefaceState(data);
       if (preface === 'mismatch')
         throw new ConnectionError('PROTOCOL_ERROR', 'the connection did not start with the HTTP/2 client preface');
-      if (preface === 'partial') return this.holdFrom(data, 0);
+      if (preface === 'partial') {
+        this.held = this.joiner.keep(data, 0);
+        return [];
+      }
       this.prefaceSeen = true;
       at = CLIENT_PREFACE.length;
     }
@@ -61,17 +62,7 @@ export class FrameReader {
       frames.push({ header, payload: data.subarray(start, start + header.length) });
       at = start + header.length;
     }
-    this.holdFrom(data, at);
+    this.held = this.joiner.keep(data, at);
     return frames;
-  }
-
-  /**
-   * Holds data[at..] back for the next read: a join read to no avail is held as it is (the next
-   * read is joined to it in place); else the rest is copied, so a read's buffer is not kept.
-   */
-  private holdFrom(data: Uint8Array, at: number): RawFrame[] {
-    this.held = at === data.length ? EMPTY : at === 0 && this.joiner.made(data) ? data : data.slice(at);
-    this.joiner.releaseUnless(this.held);
-    return [];
   }
 }
