@@ -68,7 +68,7 @@ export class Joiner {
    * would hold twice the last head that came in pieces.
    */
   releaseUnless(held: Uint8Array | null): void {
-    if (held !== null && held.buffer === this.buffer.buffer) return;
+    if (this.buffer === EMPTY_JOIN || (held !== null && held.buffer === this.buffer.buffer)) return;
     this.buffer = EMPTY_JOIN;
     this.filled = 0;
   }
