@@ -1,4 +1,6 @@
 // Small helpers for the test suites.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { vi } from 'vitest';
 import { RequestParser, ResponseParser, type HeaderList, type RequestHead, type ResponseHead } from '../src/http1/index.js';
 
@@ -85,4 +87,24 @@ export function bytesCopied(run: () => void, ignored: (target: Uint8Array) => bo
     vi.restoreAllMocks();
   }
   return copied;
+}
+
+let gc: (() => void) | undefined;
+
+/** A full garbage collection (V8's `gc`, exposed on first use). */
+export function collectGarbage(): void {
+  if (!gc) {
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc') as () => void;
+  }
+  gc();
+}
+
+/** Whether what `ref` holds is collected within ten turns of the event loop, each followed by a full collection. */
+export async function collectedSoon(ref: WeakRef<object>): Promise<boolean> {
+  for (let i = 0; i < 10 && ref.deref(); i++) {
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+  }
+  return ref.deref() === undefined;
 }

@@ -140,7 +140,7 @@ export abstract class MessageParser<H extends MessageHead> {
     if (this.failure) throw this.failure;
     if (this.state === BODY_TO_CLOSE) return this.complete();
     if (this.state === UPGRADED || this.state === CLOSED || (this.state === HEAD && onlyEmptyLines(this.pending))) return;
-    if ((this.state === HEAD || this.state === BODY_BY_CHUNKS) && this.pendingSection && !this.paused) {
+    if (this.pendingSection && !this.paused) {
       // Bytes of a head or trailer section that came after it was last parsed are held unparsed
       // (see run): parsed now, so a bad byte among them gives its own error, as the same input
       // given whole does.
@@ -327,9 +327,10 @@ export abstract class MessageParser<H extends MessageHead> {
    * Whether the incomplete section data[pos..] (the bytes from `fresh` on are new since it was last
    * parsed) is worth parsing again: once a line ended since, and the section is small
    * (EAGER_SECTION_BYTES), an empty line (its end) may have come, or it has doubled (so a bad byte
-   * is still refused before the section ends). Parsed again at every line's end, a head sent a line per read was scanned once per
-   * line: 100 times for a 16 KiB head of 100 lines; a 4 MB one (maxHeadBytes raised) in 1,448-byte
-   * reads took 354 ms, now 40. A trailer section was parsed again at every read.
+   * is still refused before the section ends). Parsed again at every line's end, a head sent a
+   * line per read was scanned once per line: 100 times for a 16 KiB head of 100 lines; a 4 MB one
+   * (maxHeadBytes raised) in 1,448-byte reads took 354 ms, now 32. A trailer section was parsed
+   * again at every read.
    */
   private worthParsingAgain(data: Uint8Array, pos: number, fresh: number): boolean {
     let lf = data.indexOf(LF, fresh);

@@ -1,18 +1,14 @@
 // The seam where one connection takes a socket over from another (core `handOver`): the adapter's
 // events go to the new connection, and the one before is let go. An idle WebSocket lives for
 // hours; it must not keep the HTTP/1.1 connection it was upgraded from.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { ServerCore } from '../../src/server/server-core.js';
 import { Http1Connection } from '../../src/server/http1/connection.js';
 import { WebSocketConnection } from '../../src/server/websocket/connection.js';
 import { upgradeWebSocket } from '../../src/server/websocket/upgrade.js';
 import { ServerWebSocket } from '../../src/server/websocket/socket.js';
+import { collectGarbage } from '../helpers.js';
 import { RecordingTransport } from './recording-transport.js';
-
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
 
 const HANDSHAKE =
   'GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
