@@ -11,7 +11,7 @@ import { LlhttpResponseParser } from '../../bench/peers/llhttp-node.js';
 import { ResponseParser, type HeaderList } from '../../src/http1/index.js';
 import { rng, splitDifferences } from './corpus.js';
 
-const RESPONSES = 4000;
+const RESPONSES = 20_000;
 /** Responses fed at every split point (some 60-300 bytes each). */
 const SPLIT_CASES = 500;
 

@@ -330,6 +330,18 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
       expect(close.closed).toBe(true);
     });
 
+    it('answers an HTTP/1.0 POST followed by an extra CRLF (old clients, RFC 9112 §2.2) once, as if it were not there', async () => {
+      // The bytes come after a request that closes the connection: nothing reads them (§9.6),
+      // whether they come with the body or after it.
+      const post = 'POST /echo HTTP/1.0\r\nContent-Length: 5\r\n\r\nhello';
+      for (const chunks of [[`${post}\r\n`], [post, '\r\n'], [`${post}\r\nGET /hello HTTP/1.0\r\n\r\n`]]) {
+        const { text, closed } = await raw(server.port, chunks, { gap: 50 });
+        expect(statuses(text), JSON.stringify(chunks)).toEqual([200]);
+        expect(text).toMatch(/\r\n\r\nhello$/);
+        expect(closed).toBe(true);
+      }
+    });
+
     // ab -k, for one, speaks HTTP/1.0 with Connection: keep-alive, and reuses a connection only
     // when the answer says keep-alive: it got none, so every request took a new connection.
     it('keeps an HTTP/1.0 keep-alive connection and says so, and announces its idle timeout', async () => {
