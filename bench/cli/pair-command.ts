@@ -74,17 +74,32 @@ export async function pairCommand(argv: string[]): Promise<void> {
       const [firstRun, secondRun] = await both(spec.durationSec);
       const [aRun, bRun] = aFirst ? [firstRun, secondRun] : [secondRun, firstRun];
       const result = { a: aRun, b: bRun, ratio: bRun.serverCpuUsPerReq / aRun.serverCpuUsPerReq, aFirst };
-      done.push(result);
       console.log(describeRun(run + 1, result));
+      const [aFault, bFault] = aFirst ? [faultOf(first), faultOf(second)] : [faultOf(second), faultOf(first)];
+      const faults = [aFault(aRun) && `A ${aFault(aRun)}`, bFault(bRun) && `B ${bFault(bRun)}`].filter(Boolean);
+      // A run where a server failed requests, or stopped answering, compares nothing: left out.
+      if (faults.length) console.log(`run ${run + 1} left out: ${faults.join('; ')}`);
+      else done.push(result);
     } finally {
       await Promise.all([first.server.stop(), second.server.stop()]);
     }
   }
+  if (!done.length) throw new CliError(`no run of the ${runs} was clean (above: what failed in each)`);
   const ratios = done.map((r) => r.ratio).sort((x, y) => x - y);
+  const counted = done.length === runs ? `${runs} run${runs === 1 ? '' : 's'}` : `${done.length} clean runs of ${runs}`;
   console.log(
     `${b.name} / ${a.name}, server CPU per request on ${values.path}${spec.pipeline > 1 ? ` (${spec.pipeline} pipelined)` : ''}: median ${quantile(ratios, 0.5).toFixed(3)}` +
-      ` (${ratios[0].toFixed(3)}-${ratios.at(-1)!.toFixed(3)} over ${runs} run${runs === 1 ? '' : 's'})`,
+      ` (${ratios[0].toFixed(3)}-${ratios.at(-1)!.toFixed(3)} over ${counted})`,
   );
+}
+
+/** What went wrong in a server's run, if anything: it exited, answered nothing, or wrk counted errors. */
+function faultOf({ server }: Started): (run: LoadRun) => string | null {
+  return (run) => {
+    if (server.child.exitCode !== null || server.child.signalCode !== null) return 'exited during the run (its error is above)';
+    if (!(run.requestsPerSec > 0)) return 'answered no request';
+    return run.errors > 0 ? `had ${run.errors} errors (socket errors and non-2xx/3xx answers, as wrk counts them)` : null;
+  };
 }
 
 /** A server of node-servers.ts, or of deno-servers.ts for a name with "deno" in it. */

@@ -228,6 +228,29 @@ describe('wirespeed bench', () => {
     expect(Number(summary![1])).toBeCloseTo((low + high) / 2, 2);
   });
 
+  it('pair: leaves out a run where a server failed requests, and fails when no run was clean', () => {
+    // Both servers answer 404 on a path they do not serve: wrk counts every answer an error.
+    let failure: { status: number; stdout: string; stderr: string } | undefined;
+    try {
+      execFileSync(process.execPath, [cli, 'pair', 'wirespeed-node', 'node-http', '--runs', '1', '--seconds', '1', '--path', '/missing'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      failure = error as typeof failure;
+    }
+    expect(failure?.status).toBe(1);
+    const leftOut = /^run 1 left out: A had (\d+) errors [^;]*; B had (\d+) errors /m.exec(failure!.stdout);
+    expect(
+      leftOut
+        ?.slice(1)
+        .map(Number)
+        .every((errors) => errors > 100),
+    ).toBe(true);
+    expect(failure!.stdout).not.toMatch(/median/);
+    expect(failure!.stderr.trimEnd()).toBe('wirespeed pair: no run of the 1 was clean (above: what failed in each)');
+  });
+
   it('refuses what it cannot do in one line, with what to do, and the right exit code', () => {
     const run = (args: string[]) => {
       try {
