@@ -74,6 +74,19 @@ export class Joiner {
   }
 }
 
+/**
+ * A view keeps its whole buffer alive. A piece kept for long (a body's, until its reader takes
+ * it) is copied out of a buffer larger than PINNED_FACTOR times its size and PINNED_SLACK
+ * besides: a Deno read slab shared with other connections, a read buffer mostly of other bytes.
+ */
+const PINNED_FACTOR = 4;
+const PINNED_SLACK = 2 * 1024;
+
+/** `piece`, or a copy of it where it would keep a far larger buffer alive (see PINNED_FACTOR). */
+export function unpinned(piece: Uint8Array): Uint8Array {
+  return piece.buffer.byteLength > PINNED_FACTOR * piece.length + PINNED_SLACK ? piece.slice() : piece;
+}
+
 /** A piece under this many bytes is copied onto the small pieces before it instead of kept on its own. */
 export const SMALL_PIECE_BYTES = 1024;
 /** Small pieces are joined into buffers of this size. */
@@ -102,7 +115,8 @@ export class JoinedPieces {
     this.bytes += length;
     if (length >= SMALL_PIECE_BYTES || last < 0) {
       this.run = null;
-      parts.push(piece);
+      // (The first piece as it is: most bodies are one piece, read at once.)
+      parts.push(last < 0 ? piece : unpinned(piece));
     } else if (run !== null && this.runBytes + length <= run.length) {
       run.set(piece, this.runBytes);
       parts[last] = run.subarray(0, (this.runBytes += length));
@@ -116,7 +130,7 @@ export class JoinedPieces {
     } else {
       // After a large piece, or a full run: on its own until a next small one joins it.
       this.run = null;
-      parts.push(piece);
+      parts.push(unpinned(piece));
     }
   }
 

@@ -24,6 +24,23 @@ describe('JoinedPieces', () => {
     expect(same(pieces.join(), concatAll([small, large]))).toBe(true);
   });
 
+  it('copies a piece it keeps on its own out of a far larger buffer (a shared read slab), but the first', () => {
+    const slab = piece(64 * 1024, 3);
+    const pieces = new JoinedPieces();
+    const first = slab.subarray(0, 10);
+    pieces.push(first);
+    expect(pieces.parts[0]).toBe(first);
+    // A large piece, then a small one after it: both views of the 64 KiB buffer, both copied.
+    pieces.push(slab.subarray(100, 1600));
+    pieces.push(slab.subarray(2000, 2010));
+    expect(pieces.parts.slice(1).map((part) => part.buffer.byteLength)).toEqual([1500, 10]);
+    // A view that fills most of its buffer is kept as it is.
+    const mostly = piece(8192, 4).subarray(0, 7000);
+    pieces.push(mostly);
+    expect(pieces.parts[3]).toBe(mostly);
+    expect(same(pieces.join(), concatAll([first, slab.subarray(100, 1600), slab.subarray(2000, 2010), mostly]))).toBe(true);
+  });
+
   it('holds a million 1-byte pieces in 16 KiB parts', () => {
     const pieces = new JoinedPieces();
     const one = new Uint8Array([97]);

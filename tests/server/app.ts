@@ -366,6 +366,24 @@ async function handle(request: Request, info: RequestInfo): Promise<Response> {
       const grew = heapUsed() - before;
       return Response.json({ bytes: bytes.length, as: bytes.every((byte) => byte === 97), grewMB: Math.round(grew / 1e6) });
     }
+    case '/body-buffers': {
+      // What the body's pieces keep alive: a piece is a view, and its whole buffer stays while
+      // the piece is held (until read, or all of them for text()).
+      const reader = request.body!.getReader();
+      const buffers = new Set<ArrayBufferLike>();
+      let bytes = 0;
+      let held = 0;
+      // The largest buffer behind a piece under 1 KiB.
+      let smallPieceBuffer = 0;
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        const { length, buffer } = read.value;
+        bytes += length;
+        if (!buffers.has(buffer)) held += buffer.byteLength;
+        buffers.add(buffer);
+        if (length < 1024) smallPieceBuffer = Math.max(smallPieceBuffer, buffer.byteLength);
+      }
+      return Response.json({ bytes, held, smallPieceBuffer });
+    }
     case '/pid':
       return text(String(typeof process === 'object' ? process.pid : 0));
     case '/stats':
