@@ -97,7 +97,8 @@ export async function pairCommand(argv: string[]): Promise<void> {
 function faultOf({ server }: Started): (run: LoadRun) => string | null {
   return (run) => {
     if (server.child.exitCode !== null || server.child.signalCode !== null) return 'exited during the run (its error is above)';
-    if (!(run.requestsPerSec > 0)) return 'answered no request';
+    if (!(run.requestsPerSec > 0))
+      return `answered no request (it held ${run.openConnections} connections; wrk counted ${run.errors} errors)`;
     return run.errors > 0 ? `had ${run.errors} errors (socket errors and non-2xx/3xx answers, as wrk counts them)` : null;
   };
 }
