@@ -9,6 +9,8 @@ const bufferPrototype = (globalThis as { Buffer?: { prototype: { utf8Slice?: Utf
 const nativeSlice = bufferPrototype?.utf8Slice;
 const nativeWrite = bufferPrototype?.utf8Write;
 
+const nativeByteLength = (globalThis as { Buffer?: { byteLength?: (text: string, encoding: 'utf8') => number } }).Buffer?.byteLength;
+
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
@@ -16,6 +18,14 @@ const encoder = new TextEncoder();
 export function utf8Range(bytes: Uint8Array, start: number, end: number): string {
   if (nativeSlice) return nativeSlice.call(bytes, start, end);
   return decoder.decode(bytes.subarray(start, end));
+}
+
+/**
+ * Whether `text` is all ASCII (so its UTF-8 and latin1 bytes are its char codes), told by its
+ * UTF-8 length where the runtime counts that natively; undefined where it does not.
+ */
+export function isAsciiText(text: string): boolean | undefined {
+  return nativeByteLength ? nativeByteLength(text, 'utf8') === text.length : undefined;
 }
 
 /** Most bytes one character takes as UTF-8 (a surrogate pair; one UTF-16 unit takes at most 3). */

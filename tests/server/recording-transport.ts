@@ -9,6 +9,8 @@ export class RecordingTransport implements SocketTransport {
   written = '';
   /** Each write the socket would make (latin1 text): an uncorked write, or what a cork held. */
   flushes: string[] = [];
+  /** What each write call was given: a string (latin1 text) or bytes. */
+  kinds: ('string' | 'bytes')[] = [];
   readonly remoteAddress = '127.0.0.1';
   readonly remotePort = 40000;
   readonly encrypted = false;
@@ -20,6 +22,7 @@ export class RecordingTransport implements SocketTransport {
 
   write(data: Uint8Array | string): boolean {
     const text = typeof data === 'string' ? data : Buffer.from(data).toString('latin1');
+    this.kinds.push(typeof data === 'string' ? 'string' : 'bytes');
     this.written += text;
     if (this.corks) this.corked += text;
     else this.flushes.push(text);

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ServerCore } from '../../src/server/server-core.js';
 import type { FetchHandler } from '../../src/server/options.js';
+import { LightResponse } from '../../src/server/light-response.js';
 import { withTrailers } from '../../src/server/trailers.js';
 import { RecordingTransport } from './recording-transport.js';
 
@@ -52,5 +53,39 @@ describe('socket writes of a streamed response (HTTP/1.1)', () => {
   it('sends trailers after the last burst, on their own (they are asked for once the body is written)', async () => {
     const writes = await writesOf(() => withTrailers(new Response(bursts([['<p>a</p>'], ['<p>b</p>']])), () => ({ 'x-sum': '2' })));
     expect(writes).toEqual(['HEAD 8\r\n<p>a</p>\r\n', '8\r\n<p>b</p>\r\n', '0\r\nx-sum: 2\r\n\r\n']);
+  });
+});
+
+describe('socket writes of a text body (HTTP/1.1)', () => {
+  /** The transport's write calls for one GET answered with `body`, and the body as it went out (UTF-8 bytes as latin1). */
+  function writeOf(body: string): { kinds: string[]; sent: string; length: number } {
+    // (serve()'s global Response: the runtime's reads its body as a stream, a turn later.)
+    const core = new ServerCore({ fetch: () => new LightResponse(body) });
+    const transport = new RecordingTransport();
+    core.accept(transport);
+    transport.events!.onData(encoder.encode(REQUEST));
+    transport.destroy();
+    const at = transport.written.indexOf('\r\n\r\n') + 4;
+    const length = Number(/\r\ncontent-length: (\d+)\r\n/i.exec(transport.written)![1]);
+    return { kinds: transport.kinds, sent: transport.written.slice(at), length };
+  }
+
+  it('writes ASCII text up to 16 K chars as one string with its head, as node:http writes a string (no bytes made for it)', () => {
+    // Encoded into the out pool, a 10 KB text made a 64 KiB slab outside V8's heap every six
+    // responses: on Node 26 the GC took 7.6% of the route's CPU.
+    for (const body of ['x'.repeat(300), 'ctrl\x00\x01\x7f '.repeat(100), 'y'.repeat(16 * 1024)]) {
+      const { kinds, sent, length } = writeOf(body);
+      expect(kinds, `${body.length} chars`).toEqual(['string']);
+      expect([sent, length]).toEqual([body, body.length]);
+    }
+  });
+
+  it('writes longer or non-ASCII text as its UTF-8 bytes, with their length', () => {
+    for (const body of ['z'.repeat(16 * 1024 + 1), 'é'.repeat(300), `${'a'.repeat(5000)}€`]) {
+      const { kinds, sent, length } = writeOf(body);
+      const utf8 = Buffer.from(body, 'utf8');
+      expect(kinds, `${body.length} chars`).toContain('bytes');
+      expect([sent, length]).toEqual([utf8.toString('latin1'), utf8.length]);
+    }
   });
 });
