@@ -5,11 +5,14 @@
 type Utf8Slicer = (this: Uint8Array, start: number, end: number) => string;
 type Utf8Writer = (this: Uint8Array, text: string, offset: number, length: number) => number;
 
-const bufferPrototype = (globalThis as { Buffer?: { prototype: { utf8Slice?: Utf8Slicer; utf8Write?: Utf8Writer } } }).Buffer?.prototype;
-const nativeSlice = bufferPrototype?.utf8Slice;
-const nativeWrite = bufferPrototype?.utf8Write;
+type Utf8Counter = (text: string, encoding: 'utf8') => number;
 
-const nativeByteLength = (globalThis as { Buffer?: { byteLength?: (text: string, encoding: 'utf8') => number } }).Buffer?.byteLength;
+const NativeBuffer = (
+  globalThis as { Buffer?: { prototype: { utf8Slice?: Utf8Slicer; utf8Write?: Utf8Writer }; byteLength?: Utf8Counter } }
+).Buffer;
+const nativeSlice = NativeBuffer?.prototype.utf8Slice;
+const nativeWrite = NativeBuffer?.prototype.utf8Write;
+const nativeByteLength = NativeBuffer?.byteLength;
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -22,10 +25,10 @@ export function utf8Range(bytes: Uint8Array, start: number, end: number): string
 
 /**
  * Whether `text` is all ASCII (so its UTF-8 and latin1 bytes are its char codes), told by its
- * UTF-8 length where the runtime counts that natively; undefined where it does not.
+ * UTF-8 length where the runtime counts that natively; false where it does not (not known).
  */
-export function isAsciiText(text: string): boolean | undefined {
-  return nativeByteLength ? nativeByteLength(text, 'utf8') === text.length : undefined;
+export function isAsciiText(text: string): boolean {
+  return nativeByteLength !== undefined && nativeByteLength(text, 'utf8') === text.length;
 }
 
 /** Most bytes one character takes as UTF-8 (a surrogate pair; one UTF-16 unit takes at most 3). */

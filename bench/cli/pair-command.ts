@@ -75,8 +75,11 @@ export async function pairCommand(argv: string[]): Promise<void> {
       const [aRun, bRun] = aFirst ? [firstRun, secondRun] : [secondRun, firstRun];
       const result = { a: aRun, b: bRun, ratio: bRun.serverCpuUsPerReq / aRun.serverCpuUsPerReq, aFirst };
       console.log(describeRun(run + 1, result));
-      const [aFault, bFault] = aFirst ? [faultOf(first), faultOf(second)] : [faultOf(second), faultOf(first)];
-      const faults = [aFault(aRun) && `A ${aFault(aRun)}`, bFault(bRun) && `B ${bFault(bRun)}`].filter(Boolean);
+      const [aStarted, bStarted] = aFirst ? [first, second] : [second, first];
+      const faults = [
+        ['A', faultOf(aStarted.server, aRun)],
+        ['B', faultOf(bStarted.server, bRun)],
+      ].flatMap(([side, fault]) => (fault ? [`${side} ${fault}`] : []));
       // A run where a server failed requests, or stopped answering, compares nothing: left out.
       if (faults.length) console.log(`run ${run + 1} left out: ${faults.join('; ')}`);
       else done.push(result);
@@ -94,13 +97,11 @@ export async function pairCommand(argv: string[]): Promise<void> {
 }
 
 /** What went wrong in a server's run, if anything: it exited, answered nothing, or wrk counted errors. */
-function faultOf({ server }: Started): (run: LoadRun) => string | null {
-  return (run) => {
-    if (server.child.exitCode !== null || server.child.signalCode !== null) return 'exited during the run (its error is above)';
-    if (!(run.requestsPerSec > 0))
-      return `answered no request (it held ${run.openConnections} connections; wrk counted ${run.errors} errors)`;
-    return run.errors > 0 ? `had ${run.errors} errors (socket errors and non-2xx/3xx answers, as wrk counts them)` : null;
-  };
+function faultOf(server: ServerProcess, run: LoadRun): string | null {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return 'exited during the run (its error is above)';
+  if (!(run.requestsPerSec > 0))
+    return `answered no request (it held ${run.openConnections} connections; wrk counted ${run.errors} errors)`;
+  return run.errors > 0 ? `had ${run.errors} errors (socket errors and non-2xx/3xx answers, as wrk counts them)` : null;
 }
 
 /** A server of node-servers.ts, or of deno-servers.ts for a name with "deno" in it. */

@@ -100,7 +100,7 @@ export function writeResponse(target: WriteTarget, response: Response, options: 
       return undefined;
     case 'text': {
       const text = body.text;
-      const ascii = text.length <= SCANNED_TEXT ? !NON_ASCII.test(text) : text.length <= ASCII_STRING_TEXT && isAsciiText(text) === true;
+      const ascii = text.length <= SCANNED_TEXT ? !NON_ASCII.test(text) : text.length <= ASCII_STRING_TEXT && isAsciiText(text);
       if (ascii) {
         const head = responseHead(prepared, text.length, options);
         transport.write(prepared.headOnly ? head : head + text);

@@ -152,3 +152,8 @@ export function splitDifferences<C>(
   }
   return { differing, feeds };
 }
+
+/** Whether `a`'s messages are the first of `b`'s (the same, or fewer where `a` stopped): for differential allow-lists. */
+export function isPrefix(a: { messages: string[] }, b: { messages: string[] }): boolean {
+  return JSON.stringify(a.messages) === JSON.stringify(b.messages.slice(0, a.messages.length));
+}

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { LlhttpRequestParser, methods as llhttpMethods } from '../../bench/peers/llhttp-node.js';
 import { RequestParser, type HeaderList } from '../../src/http1/index.js';
 import { encode } from '../helpers.js';
-import { chunksOf, generate, rng, splitDifferences } from './corpus.js';
+import { chunksOf, generate, isPrefix, rng, splitDifferences } from './corpus.js';
 
 interface Outcome {
   verdict: 'ok' | 'incomplete' | 'error';
@@ -71,9 +71,6 @@ function llhttp(chunks: Uint8Array[]): Outcome {
   }
   return { verdict: 'ok', messages: messages() };
 }
-
-/** Whether ours' messages are the first of theirs' (the same, or fewer where ours stopped). */
-const isPrefix = (a: Outcome, b: Outcome) => JSON.stringify(a.messages) === JSON.stringify(b.messages.slice(0, a.messages.length));
 
 /** Whether a chunk-size line of `input` has an extension with an empty name or value (`;;`, `;=v`, `;n=`). */
 function hasEmptyChunkExtension(input: string): boolean {

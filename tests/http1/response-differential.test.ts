@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { LlhttpResponseParser } from '../../bench/peers/llhttp-node.js';
 import { ResponseParser, type HeaderList } from '../../src/http1/index.js';
-import { rng, splitDifferences } from './corpus.js';
+import { isPrefix, rng, splitDifferences } from './corpus.js';
 
 const RESPONSES = 20_000;
 /** Responses fed at every split point (some 60-300 bytes each). */
@@ -231,7 +231,6 @@ function llhttp(c: Case): Outcome {
 }
 
 /** Whether `a` read no message `b` did not (it stopped earlier, or at the same place). */
-const isPrefix = (a: Outcome, b: Outcome) => JSON.stringify(a.messages) === JSON.stringify(b.messages.slice(0, a.messages.length));
 const parsed = (m: string) => JSON.parse(m) as { status: number; minor: number; headers: string[]; keepAlive: boolean; body: string };
 
 /** Whether the first status line's reason phrase holds a control character other than HTAB. */
