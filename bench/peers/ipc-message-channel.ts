@@ -97,26 +97,36 @@ export async function messageChannelComlink(message: unknown, inFlight: number):
   return { run: concurrently(inFlight, () => remote.echo(message)), close: async () => (port1.close(), port2.close()) };
 }
 
-/** A stream of `count` copies of `item`, read to its end by each run. */
-export type MakeStream = (item: string | Uint8Array, count: number) => Promise<RoundTrip>;
+/** A stream of `count` copies of `item`, read to its end by each run (by `read`, where a channel's stream is read). */
+export type MakeStream = (item: string | Uint8Array, count: number, read?: ReadStream) => Promise<RoundTrip>;
 
-/** Reads `stream` to its end; resolves with the number of items. */
-export async function drain(stream: ReadableStream<unknown>): Promise<number> {
+/** Reads a stream to its end; resolves with the number of items. */
+export type ReadStream = (stream: ReadableStream<unknown>) => Promise<number>;
+
+/** Reads `stream` to its end through a reader, as a consumer that pipes it reads it. */
+export const drain: ReadStream = async (stream) => {
   const reader = stream.getReader();
   let n = 0;
   while (!(await reader.read()).done) n++;
   return n;
-}
+};
+
+/** Reads `stream` to its end with `for await`, as the README reads a channel's stream. */
+export const iterate: ReadStream = async (stream) => {
+  let n = 0;
+  for await (const item of stream as unknown as AsyncIterable<unknown>) if (item !== undefined) n++;
+  return n;
+};
 
 /** IpcChannel's `stream` over a MessageChannel (values cloned), with the default credit window. */
-export const messageChannelStream: MakeStream = async (item, count) => {
+export const messageChannelStream: MakeStream = async (item, count, read = drain) => {
   const { port1, port2 } = new MessageChannel();
   new IpcChannel(portTransport(port2)).handle('items', function* (n) {
     for (let i = 0; i < (n as number); i++) yield item;
   });
   const channel = new IpcChannel(portTransport(port1));
   await channel.ready;
-  return { run: () => drain(channel.stream('items', count)), close: async () => (port1.close(), port2.close()) };
+  return { run: () => read(channel.stream('items', count)), close: async () => (port1.close(), port2.close()) };
 };
 
 /** The raw port carrying the same messages as the stream's DATA frames: `count` posts, counted on arrival. */

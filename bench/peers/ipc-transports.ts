@@ -406,14 +406,14 @@ export const webSocketBirpc: MakeRoundTrip = async (message, inFlight) => {
 /** IpcChannel's `stream` over a Unix socket with `codec` (default JSON), with the default credit window. */
 export const socketStreamWith =
   (codec?: Codec): MakeStream =>
-  async (item, count) => {
+  async (item, count, read = drain) => {
     const pair = await socketPair();
     new IpcChannel(streamTransport(pair.server), { codec }).handle('items', function* (n) {
       for (let i = 0; i < (n as number); i++) yield item;
     });
     const channel = new IpcChannel(streamTransport(pair.client), { codec });
     await channel.ready;
-    return { run: () => drain(channel.stream('items', count)), close: async () => pair.close() };
+    return { run: () => read(channel.stream('items', count)), close: async () => pair.close() };
   };
 
 /** IpcChannel's `stream` over a Unix socket (JSON frames), with the default credit window. */

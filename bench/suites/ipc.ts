@@ -2,6 +2,7 @@
 // trips over each transport, framed channel against the raw transport carrying the same bytes.
 import { items, LARGE, MEDIUM, SMALL } from '../peers/ipc-messages.js';
 import {
+  iterate,
   messageChannelBirpc,
   messageChannelBufferComlink,
   messageChannelBufferFramed,
@@ -207,6 +208,7 @@ export const ipcSuite: Suite = {
         const impls: [string, MakeStream, boolean][] = [
           [PORTS.has(transport) ? 'raw port, same messages' : 'raw transport, same bytes', raw, true],
           ['IpcChannel stream', framed, false],
+          ['IpcChannel stream, for await', (item, count) => framed(item, count, iterate), false],
         ];
         if (framedMsgpack) impls.push(['IpcChannel stream, MessagePack', framedMsgpack, false]);
         // What a ReadableStream costs by itself: the floor of the API (over the port; a socket's

@@ -11,6 +11,10 @@ import { IpcChannel, jsonCodec, portTransport, streamTransport } from '../../src
 const KILOBYTE_ITEM = 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A stream as `for await` and `values()` see it (the DOM lib's ReadableStream typings here lack both). */
+type IterableStream<T> = AsyncIterable<T> & { values(options: { preventCancel: boolean }): AsyncIterableIterator<T> };
+const iterable = <T>(stream: ReadableStream<unknown>) => stream as unknown as IterableStream<T>;
+
 async function readAll<T>(stream: ReadableStream<T>): Promise<T[]> {
   const items: T[] = [];
   for await (const item of stream as unknown as AsyncIterable<T>) items.push(item);
@@ -199,6 +203,87 @@ describe.each(transports)('IPC streams over %s', (_, connect) => {
     });
     await expect(readAll(pair.a.stream('missing'))).rejects.toMatchObject({ code: 'ERR_NO_HANDLER' });
     expect(() => pair.a.stream('range', 1, { highWaterMark: 0 })).toThrow(RangeError);
+  });
+
+  it('reads with for await as a ReadableStream does: locked while it reads, items that came before it first, then the rest, then released', async () => {
+    const stream = pair.a.stream('range', 300, { highWaterMark: 64 });
+    // Items arrive before the loop starts (they wait in the ReadableStream's queue).
+    await sleep(50);
+    const seen: number[] = [];
+    for await (const { i } of iterable<{ i: number }>(stream)) {
+      seen.push(i);
+      if (i === 0) {
+        expect(stream.locked).toBe(true);
+        expect(() => stream.getReader()).toThrow(TypeError);
+      }
+    }
+    expect(seen).toEqual([...Array(300).keys()]);
+    expect(stream.locked).toBe(false);
+    expect(await stream.getReader().read()).toEqual({ done: true, value: undefined });
+    expect(stream).toBeInstanceOf(ReadableStream);
+  });
+
+  it('reads with for await a stream that ended, or failed, before the loop began', async () => {
+    const ended = pair.a.stream('range', 5);
+    const failed = pair.a.stream('breaks');
+    await sleep(50);
+    expect((await readAll(ended)).map((item) => (item as { i: number }).i)).toEqual([0, 1, 2, 3, 4]);
+    expect(await ended.getReader().read()).toEqual({ done: true, value: undefined });
+    const seen: number[] = [];
+    const failure = await (async () => {
+      for await (const i of iterable<number>(failed)) seen.push(i);
+    })().catch((error: unknown) => error);
+    expect(seen).toEqual([1, 2]);
+    expect(failure).toMatchObject({ code: 'ERR_REMOTE', message: 'source broke' });
+    await expect(failed.getReader().read()).rejects.toBe(failure);
+  });
+
+  it('cancels the stream when for await breaks out, and the handler sees it', async () => {
+    const before = state.aborted;
+    const stream = pair.a.stream('abortable');
+    for await (const i of iterable<number>(stream)) if (i === 2) break;
+    await expect.poll(() => state.aborted).toBe(before + 1);
+    expect(stream.locked).toBe(false);
+    expect(await stream.getReader().read()).toEqual({ done: true, value: undefined });
+  });
+
+  it('keeps the stream, none of its items lost, when values({ preventCancel: true }) is left early', async () => {
+    const stream = pair.a.stream('range', 500, { highWaterMark: 32 });
+    const iterator = iterable<{ i: number }>(stream).values({ preventCancel: true });
+    const seen: number[] = [];
+    for (let k = 0; k < 10; k++) seen.push((await iterator.next()).value.i);
+    // Items that came meanwhile wait in the iterator: leaving hands them back to the stream.
+    await sleep(30);
+    expect(await iterator.return!()).toEqual({ done: true, value: undefined });
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    expect(stream.locked).toBe(false);
+    for await (const { i } of iterable<{ i: number }>(stream)) seen.push(i);
+    expect(seen).toEqual([...Array(500).keys()]);
+  });
+
+  it('hands a for await loop the items sent before a failure, then the failure, and leaves the stream errored', async () => {
+    const stream = pair.a.stream('breaks');
+    const seen: number[] = [];
+    const failure = await (async () => {
+      for await (const i of iterable<number>(stream)) seen.push(i);
+    })().catch((error: unknown) => error);
+    expect(seen).toEqual([1, 2]);
+    expect(failure).toMatchObject({ code: 'ERR_REMOTE', message: 'source broke' });
+    await expect(stream.getReader().read()).rejects.toBe(failure);
+  });
+
+  it('answers next() calls made at once in order, and holds the producer to the credit a slow for await loop gives', async () => {
+    const iterator = iterable<number>(pair.a.stream('counted', null, { highWaterMark: 8 }))[Symbol.asyncIterator]();
+    const firstProduced = state.produced;
+    const results = await Promise.all([iterator.next(), iterator.next(), iterator.next()]);
+    expect(results.map((r) => r.value)).toEqual([0, 1, 2]);
+    await sleep(200);
+    // 3 read + at most the window of 8 (in flight or queued) + the one being made.
+    expect(state.produced - firstProduced).toBeLessThanOrEqual(3 + 8 + 1);
+    for (let i = 3; i < 40; i++) expect((await iterator.next()).value).toBe(i);
+    expect(state.produced - firstProduced).toBeGreaterThan(11);
+    await iterator.return!();
+    await expect.poll(() => state.finished).toBe(2);
   });
 
   it('errors open streams when the channel closes', async () => {
