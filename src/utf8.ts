@@ -24,11 +24,24 @@ export function utf8Range(bytes: Uint8Array, start: number, end: number): string
 }
 
 /**
- * Whether `text` is all ASCII (so its UTF-8 and latin1 bytes are its char codes), told by its
- * UTF-8 length where the runtime counts that natively; false where it does not (not known).
+ * The UTF-8 length of `text` (lone surrogates count as U+FFFD, as TextEncoder writes them), counted
+ * natively where the runtime can (Buffer.byteLength). It equals `text.length` exactly when the
+ * text is ASCII.
  */
-export function isAsciiText(text: string): boolean {
-  return nativeByteLength !== undefined && nativeByteLength(text, 'utf8') === text.length;
+export function utf8Length(text: string): number {
+  if (nativeByteLength) return nativeByteLength(text, 'utf8');
+  let length = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) length += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: 4 bytes for its 2 units.
+      length += 2;
+      i++;
+    } else length += 2;
+  }
+  return length;
 }
 
 /** Most bytes one character takes as UTF-8 (a surrogate pair; one UTF-16 unit takes at most 3). */

@@ -57,6 +57,11 @@ export interface Transport {
    * queue is over the high-water mark: wait for `onDrain` before writing more.
    */
   write(data: Uint8Array | string): boolean;
+  /**
+   * Queues `text` as UTF-8, where the runtime writes strings natively (Node, from C++, with no
+   * buffer made in JavaScript); the same return as `write`. Absent: the caller encodes the text.
+   */
+  writeText?(text: string): boolean;
   /** Batches writes until `uncork()` (one syscall for a pipelined batch). */
   cork(): void;
   uncork(): void;

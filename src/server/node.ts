@@ -117,6 +117,21 @@ class NodeTransport implements SocketTransport {
     this.flushText();
     return socket.write(data);
   }
+  writeText(text: string): boolean {
+    const socket = this.socket;
+    if (socket.writableEnded || socket.destroyed) return false;
+    // UTF-8 cannot join the latin1 text held while corked: after other writes of the batch it
+    // follows them, as one writev at uncork; as the batch's first write (a response of its own,
+    // usually) it goes now, without the socket's cork.
+    if (this.corks > 0 && (this.pendingText !== '' || this.socketCorked)) {
+      if (!this.socketCorked) {
+        this.socketCorked = true;
+        socket.cork();
+      }
+      this.flushText();
+    }
+    return socket.write(text, 'utf8');
+  }
   allocate(size: number): Uint8Array {
     // A slice of Node's pool, not zeroed: the caller writes every byte (a WebSocket frame).
     return Buffer.allocUnsafe(size);

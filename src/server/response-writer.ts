@@ -7,7 +7,7 @@ import type { Transport } from './connection.js';
 import { prepareResponse, streamLength, type PreparedResponse } from './prepare-response.js';
 import { trailersOf } from './trailers.js';
 import { encodeOut } from '../out-bytes.js';
-import { isAsciiText } from '../utf8.js';
+import { utf8Length } from '../utf8.js';
 
 /** The connection as the writer sees it. */
 export interface WriteTarget {
@@ -47,13 +47,14 @@ const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
  */
 const SCANNED_TEXT = 256;
 /**
- * ASCII text up to this long goes out with its head as one latin1 string, as short text does;
- * longer text, and any that is not ASCII, is encoded into the out pool and sliced for sendTimeout.
- * Encoded, a 10 KB text made a 64 KiB slab outside V8's heap every six responses, and Node 26
- * collects sooner for such memory: the GC took 7.6% of the busy time (2.0% on Node 20), and the
- * route cost 1.13x node:http's CPU, which writes the string from C++.
+ * Text up to this long goes out as a string: ASCII with its head as one latin1 string, other text
+ * as UTF-8 where the transport writes strings natively (`writeText`: Node), with its head too.
+ * Longer text, and on Deno text that is not ASCII, is encoded into the out pool and sliced for
+ * sendTimeout. Encoded, a 10 KB text made a 64 KiB slab outside V8's heap every six responses,
+ * and Node 26 collects sooner for such memory: the GC took 7.6% of the busy time (2.0% on Node
+ * 20), and the route cost 1.13x node:http's CPU, which writes the string from C++.
  */
-const ASCII_STRING_TEXT = 16 * 1024;
+const STRING_TEXT = 16 * 1024;
 /**
  * Bodies and stream chunks past this are written in slices of it, each once the socket has taken
  * the one before: a client must take a slice per sendTimeout (17 KB/s at the default). Slices of
@@ -100,12 +101,17 @@ export function writeResponse(target: WriteTarget, response: Response, options: 
       return undefined;
     case 'text': {
       const text = body.text;
-      const ascii = text.length <= SCANNED_TEXT ? !NON_ASCII.test(text) : text.length <= ASCII_STRING_TEXT && isAsciiText(text);
-      if (ascii) {
-        const head = responseHead(prepared, text.length, options);
-        transport.write(prepared.headOnly ? head : head + text);
-        return undefined;
+      // Short text is told ASCII by the regex; longer text by its UTF-8 length, counted natively.
+      if (text.length <= SCANNED_TEXT) {
+        // Not ASCII, it is encoded into the out pool, whose small bytes join the one string of a
+        // pipelined batch (a string written apart makes the batch a writev).
+        return NON_ASCII.test(text)
+          ? writeBytes(target, prepared, encodeOut(text), options)
+          : writeAsciiText(transport, prepared, text, options);
       }
+      const length = text.length <= STRING_TEXT ? utf8Length(text) : -1;
+      if (length === text.length) return writeAsciiText(transport, prepared, text, options);
+      if (length > 0 && transport.writeText) return writeUtf8Text(transport, prepared, text, length, options);
       return writeBytes(target, prepared, encodeOut(text), options);
     }
     case 'bytes':
@@ -114,6 +120,30 @@ export function writeResponse(target: WriteTarget, response: Response, options: 
       options.streamBody = body.body;
       return writeStream(target, prepared, body.body, body.known, options);
   }
+}
+
+/** ASCII text, its own latin1: with its head as one string. */
+function writeAsciiText(transport: Transport, prepared: PreparedResponse, text: string, options: WriteOptions): undefined {
+  const head = responseHead(prepared, text.length, options);
+  transport.write(prepared.headOnly ? head : head + text);
+  return undefined;
+}
+
+/**
+ * Text that is not ASCII, `length` bytes as UTF-8, written as a string: with its head in one
+ * string where the head is ASCII (as node:http joins them), else corked behind it.
+ */
+function writeUtf8Text(transport: Transport, prepared: PreparedResponse, text: string, length: number, options: WriteOptions): undefined {
+  const head = responseHead(prepared, length, options);
+  if (prepared.headOnly) transport.write(head);
+  else if (utf8Length(head) === head.length) transport.writeText!(head + text);
+  else {
+    transport.cork();
+    transport.write(head);
+    transport.writeText!(text);
+    transport.uncork();
+  }
+  return undefined;
 }
 
 /**

@@ -50,6 +50,16 @@ describe('UTF-8 in place', async () => {
     }
   });
 
+  it.each(paths)(
+    '%s: counts the bytes TextEncoder makes (a lone surrogate as U+FFFD), the text length exactly for ASCII',
+    (_name, utf8) => {
+      const mixed = ['\ud83d', '\ude00', '😀', 'a', '\x7f', '\x80', '\u07ff', '\u0800', '\uffff', '中'];
+      const texts = [...TEXTS, '😀'.repeat(3), '\ud83d\ud83d\ude00', '\ude00\ud83d', 'a\ud83d'];
+      for (let i = 0; i < 200; i++) texts.push(Array.from({ length: i % 13 }, (_, k) => mixed[(i * 7 + k * 3) % mixed.length]).join(''));
+      for (const text of texts) expect(utf8.utf8Length(text), JSON.stringify(text)).toBe(new TextEncoder().encode(text).length);
+    },
+  );
+
   it.each(paths)('%s: reads a range as TextDecoder does, malformed bytes as U+FFFD', (_name, utf8) => {
     for (const text of TEXTS) {
       const bytes = new Uint8Array([0xff, 0xfe, ...new TextEncoder().encode(text), 0xc3]);

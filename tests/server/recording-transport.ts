@@ -9,8 +9,8 @@ export class RecordingTransport implements SocketTransport {
   written = '';
   /** Each write the socket would make (latin1 text): an uncorked write, or what a cork held. */
   flushes: string[] = [];
-  /** What each write call was given: a string (latin1 text) or bytes. */
-  kinds: ('string' | 'bytes')[] = [];
+  /** What each write call was given: a string (latin1 text), bytes, or text to write as UTF-8 (`writeText`). */
+  kinds: ('string' | 'bytes' | 'text')[] = [];
   readonly remoteAddress = '127.0.0.1';
   readonly remotePort = 40000;
   readonly encrypted = false;
@@ -20,12 +20,26 @@ export class RecordingTransport implements SocketTransport {
   private corks = 0;
   private corked = '';
 
+  /**
+   * Whether the transport writes UTF-8 strings itself, as Node's does (`writeText`); without it, as
+   * Deno's, the core encodes text to bytes first.
+   */
+  constructor(options: { writesText?: boolean } = {}) {
+    if (!options.writesText) this.writeText = undefined;
+  }
+
   write(data: Uint8Array | string): boolean {
-    const text = typeof data === 'string' ? data : Buffer.from(data).toString('latin1');
     this.kinds.push(typeof data === 'string' ? 'string' : 'bytes');
-    this.written += text;
-    if (this.corks) this.corked += text;
-    else this.flushes.push(text);
+    return this.send(typeof data === 'string' ? data : Buffer.from(data).toString('latin1'));
+  }
+  writeText?(text: string): boolean {
+    this.kinds.push('text');
+    return this.send(Buffer.from(text, 'utf8').toString('latin1'));
+  }
+  private send(latin1: string): boolean {
+    this.written += latin1;
+    if (this.corks) this.corked += latin1;
+    else this.flushes.push(latin1);
     return true;
   }
   cork(): void {

@@ -18,7 +18,8 @@ const ANSWER_WITHIN_MS = 3000;
 const STATUSES = [200, 200, 201, 202, 204, 205, 206, 301, 304, 400, 404, 418, 500, 503];
 /** Statuses whose responses have no content, whatever the handler gave (RFC 9110 §6.4.1, §15.3.6). */
 const NO_CONTENT = new Set([204, 205, 304]);
-const BODIES = [null, '', 'hello', 'x'.repeat(20), 'é✓'];
+/** Text past 256 chars that is not ASCII goes out as a UTF-8 string of its own on Node, joined to its head or behind it. */
+const BODIES = [null, '', 'hello', 'x'.repeat(20), 'é✓', 'é'.repeat(300), '✓😀'.repeat(150)];
 const HEADER_SETS: [string, string][][] = [
   [],
   [],
@@ -29,6 +30,8 @@ const HEADER_SETS: [string, string][][] = [
     ['set-cookie', 'b=2'],
   ],
   [['etag', '"x"']],
+  // A value of obs-text (latin1 é): the head is not ASCII, so a UTF-8 body cannot join it.
+  [['x-name', 'caf\u00e9']],
   [['content-encoding', 'gzip']],
   [['content-length', '5']],
   [['content-length', '0']],

@@ -1,10 +1,12 @@
 // The bench servers' routes, the same for every implementation (`wrk` hits one per case):
 //   GET /hello → 13-byte text, GET /json → a small JSON object, GET /1kb and /10kb → bytes,
-//   POST /echo → the request body back.
+//   GET /10kb-utf8 → 10 KB of text with one char past ASCII, POST /echo → the request body back.
 export const HELLO = 'Hello, World!';
 export const JSON_BODY = { message: 'Hello, World!', id: 42, tags: ['a', 'b'] };
 export const KB1 = 'x'.repeat(1024);
 export const KB10 = 'x'.repeat(10 * 1024);
+/** 10 KB of text that is not all ASCII (one euro sign: a page with a quote mark or an accent is UTF-8 as a whole). */
+export const KB10_UTF8 = 'x'.repeat(5 * 1024) + '€' + 'x'.repeat(5 * 1024 - 1);
 /** A request that asks the raw servers to close after their answer (a client without keep-alive). */
 export const RAW_CLOSE_REQUEST = 'Connection: close';
 /** What the raw ceilings (raw-net, raw-deno) answer to every request: the hello, with no HTTP work. */
@@ -48,6 +50,8 @@ function syncRoute(request: Request): Response {
       return new Response(KB1, { headers: { 'content-type': 'text/plain' } });
     case '/10kb':
       return new Response(KB10, { headers: { 'content-type': 'text/plain' } });
+    case '/10kb-utf8':
+      return new Response(KB10_UTF8, { headers: { 'content-type': 'text/plain; charset=utf-8' } });
   }
   return new Response('not found', { status: 404 });
 }

@@ -5,7 +5,7 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import https from 'node:https';
 import net from 'node:net';
-import { HELLO, JSON_BODY, KB1, KB10, RAW_CLOSE_REQUEST, RAW_HELLO_RESPONSE, fetchAppSync } from './app.js';
+import { HELLO, JSON_BODY, KB1, KB10, KB10_UTF8, RAW_CLOSE_REQUEST, RAW_HELLO_RESPONSE, fetchAppSync } from './app.js';
 import { BENCH_TLS } from './tls-fixture.js';
 import type { FetchHandler } from '../../../src/server/node.js';
 import { encodeFrame } from '../../../src/websocket/frame.js';
@@ -28,6 +28,8 @@ function nodeBody(path: string | undefined): [string, string] | null {
       return ['text/plain', KB1];
     case '/10kb':
       return ['text/plain', KB10];
+    case '/10kb-utf8':
+      return ['text/plain; charset=utf-8', KB10_UTF8];
   }
   return null;
 }
@@ -266,7 +268,7 @@ async function start(): Promise<void> {
       const app = Fastify({ logger: false });
       app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
       app.post('/echo', (req, reply) => reply.type('application/octet-stream').send(req.body));
-      for (const path of ['/hello', '/json', '/1kb', '/10kb']) {
+      for (const path of ['/hello', '/json', '/1kb', '/10kb', '/10kb-utf8']) {
         const [type, body] = nodeBody(path)!;
         app.get(path, (_req, reply) => reply.type(type).send(body));
       }
