@@ -15,6 +15,17 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 type IterableStream<T> = AsyncIterable<T> & { values(options: { preventCancel: boolean }): AsyncIterableIterator<T> };
 const iterable = <T>(stream: ReadableStream<unknown>) => stream as unknown as IterableStream<T>;
 
+/** Reads the 'breaks' handler's stream with for await: its two items, then its failure, after which the stream stays errored. */
+async function expectItemsThenBrokenSource(stream: ReadableStream<unknown>): Promise<void> {
+  const seen: unknown[] = [];
+  const failure = await (async () => {
+    for await (const item of iterable(stream)) seen.push(item);
+  })().catch((error: unknown) => error);
+  expect(seen).toEqual([1, 2]);
+  expect(failure).toMatchObject({ code: 'ERR_REMOTE', message: 'source broke' });
+  await expect(stream.getReader().read()).rejects.toBe(failure);
+}
+
 async function readAll<T>(stream: ReadableStream<T>): Promise<T[]> {
   const items: T[] = [];
   for await (const item of stream as unknown as AsyncIterable<T>) items.push(item);
@@ -229,13 +240,7 @@ describe.each(transports)('IPC streams over %s', (_, connect) => {
     await sleep(50);
     expect((await readAll(ended)).map((item) => (item as { i: number }).i)).toEqual([0, 1, 2, 3, 4]);
     expect(await ended.getReader().read()).toEqual({ done: true, value: undefined });
-    const seen: number[] = [];
-    const failure = await (async () => {
-      for await (const i of iterable<number>(failed)) seen.push(i);
-    })().catch((error: unknown) => error);
-    expect(seen).toEqual([1, 2]);
-    expect(failure).toMatchObject({ code: 'ERR_REMOTE', message: 'source broke' });
-    await expect(failed.getReader().read()).rejects.toBe(failure);
+    await expectItemsThenBrokenSource(failed);
   });
 
   it('cancels the stream when for await breaks out, and the handler sees it', async () => {
@@ -262,14 +267,7 @@ describe.each(transports)('IPC streams over %s', (_, connect) => {
   });
 
   it('hands a for await loop the items sent before a failure, then the failure, and leaves the stream errored', async () => {
-    const stream = pair.a.stream('breaks');
-    const seen: number[] = [];
-    const failure = await (async () => {
-      for await (const i of iterable<number>(stream)) seen.push(i);
-    })().catch((error: unknown) => error);
-    expect(seen).toEqual([1, 2]);
-    expect(failure).toMatchObject({ code: 'ERR_REMOTE', message: 'source broke' });
-    await expect(stream.getReader().read()).rejects.toBe(failure);
+    await expectItemsThenBrokenSource(pair.a.stream('breaks'));
   });
 
   it('answers next() calls made at once in order, and holds the producer to the credit a slow for await loop gives', async () => {
