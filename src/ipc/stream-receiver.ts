@@ -225,7 +225,7 @@ class DirectIterator<T> implements AsyncIterableIterator<T, undefined> {
     if (this.released) return Promise.resolve(DONE);
     if (this.backlog > 0) {
       this.backlog--;
-      return this.reader.read() as Promise<IteratorResult<T, undefined>>;
+      return this.readBacklog();
     }
     if (this.head < this.items.length) {
       const value = this.items[this.head];
@@ -257,6 +257,30 @@ class DirectIterator<T> implements AsyncIterableIterator<T, undefined> {
     this.reader.releaseLock();
     await cancelled;
     return result;
+  }
+
+  /**
+   * An item queued in the ReadableStream before the iteration began, through the reader. The
+   * backlog is counted from the stream's desiredSize, which a closed or failed stream no longer
+   * gives: its end or its failure ends the iteration then.
+   */
+  private readBacklog(): Promise<IteratorResult<T, undefined>> {
+    return this.reader.read().then(
+      (result) => {
+        if (result.done) this.endBacklog();
+        return result as IteratorResult<T, undefined>;
+      },
+      (error: unknown) => {
+        this.endBacklog();
+        throw error;
+      },
+    );
+  }
+
+  private endBacklog(): void {
+    this.backlog = 0;
+    this.failure = null;
+    this.release();
   }
 
   /** The result that ends the iteration: done, or the stream's failure (once). */

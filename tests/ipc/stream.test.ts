@@ -243,6 +243,22 @@ describe.each(transports)('IPC streams over %s', (_, connect) => {
     await expectItemsThenBrokenSource(failed);
   });
 
+  it('ends a for await loop at once on a stream a reader already read to its end or its failure, and lets go of it', async () => {
+    const ended = pair.a.stream('range', 2);
+    const reader = ended.getReader();
+    while (!(await reader.read()).done);
+    reader.releaseLock();
+    expect(await readAll(ended)).toEqual([]);
+    expect(ended.locked).toBe(false);
+    const failed = pair.a.stream('breaks');
+    const failedReader = failed.getReader();
+    expect([(await failedReader.read()).value, (await failedReader.read()).value]).toEqual([1, 2]);
+    const failure: unknown = await failedReader.read().catch((error: unknown) => error);
+    failedReader.releaseLock();
+    await expect(readAll(failed)).rejects.toBe(failure);
+    expect(failed.locked).toBe(false);
+  });
+
   it('cancels the stream when for await breaks out, and the handler sees it', async () => {
     const before = state.aborted;
     const stream = pair.a.stream('abortable');
