@@ -174,15 +174,18 @@ export function serverSuite(name: string, launch: Launcher, expectations: SuiteE
     });
 
     it('sends text as UTF-8 with its length: lone surrogates as U+FFFD, and text whose UTF-8 takes more than one slice', async () => {
-      // And 349 KB of ASCII, and 1.2 MB of UTF-8 from 400,000 chars: past one slice (1 MiB), written a slice at a time.
+      // 700 chars (a UTF-8 string on Node), 21,000 (encoded), and 349 KB of ASCII, and 1.2 MB of
+      // UTF-8 from 400,000 chars: past one slice (1 MiB), written a slice at a time.
       const paths = [
         '/lone-surrogates?n=1',
+        '/lone-surrogates?n=100',
         '/lone-surrogates?n=3000',
         '/repeat?id=0&n=349000&unit=x',
         '/repeat?id=1&n=400000&unit=%E2%82%AC',
       ];
       const expected = [
         'a\ud800b\udc00c\udbff',
+        'a\ud800b\udc00c\udbff'.repeat(100),
         'a\ud800b\udc00c\udbff'.repeat(3000),
         `0:${'x'.repeat(349_000)}`,
         `1:${'€'.repeat(400_000)}`,
