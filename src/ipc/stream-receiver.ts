@@ -246,15 +246,10 @@ class DirectIterator<T> implements AsyncIterableIterator<T, undefined> {
     const result = { value: value as undefined, done: true as const };
     if (this.released) return result;
     for (const waiter of this.waiting.splice(0)) waiter.resolve(DONE);
-    if (this.preventCancel) {
-      this.release();
-      return result;
-    }
-    this.released = true;
-    this.clear();
-    this.receiver.letGo([], []);
-    const cancelled = this.reader.cancel(value);
-    this.reader.releaseLock();
+    // Cancelled, the stream takes no item back.
+    if (!this.preventCancel) this.clear();
+    const cancelled = this.preventCancel ? undefined : this.reader.cancel(value);
+    this.release();
     await cancelled;
     return result;
   }

@@ -108,10 +108,7 @@ class NodeTransport implements SocketTransport {
         return !socket.writableNeedDrain;
       }
       // The text before it and these bytes leave together, as one writev at uncork.
-      if (!this.socketCorked) {
-        this.socketCorked = true;
-        socket.cork();
-      }
+      this.corkSocket();
     }
     if (typeof data === 'string') return socket.write(data, 'latin1');
     this.flushText();
@@ -124,13 +121,16 @@ class NodeTransport implements SocketTransport {
     // follows them, as one writev at uncork; as the batch's first write (a response of its own,
     // usually) it goes now, without the socket's cork.
     if (this.corks > 0 && (this.pendingText !== '' || this.socketCorked)) {
-      if (!this.socketCorked) {
-        this.socketCorked = true;
-        socket.cork();
-      }
+      this.corkSocket();
       this.flushText();
     }
     return socket.write(text, 'utf8');
+  }
+  /** Corks the socket itself until uncork (a write that cannot join the held text comes). */
+  private corkSocket(): void {
+    if (this.socketCorked) return;
+    this.socketCorked = true;
+    this.socket.cork();
   }
   allocate(size: number): Uint8Array {
     // A slice of Node's pool, not zeroed: the caller writes every byte (a WebSocket frame).
